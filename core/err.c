@@ -1,0 +1,59 @@
+/* core/err.c — the mpp_err helpers (see err.h). Messages are truncated, never
+ * overflowed, at sizeof msg. */
+#include "err.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int mpp_err_setv(mpp_err *err, int code, const char *fmt, va_list ap)
+{
+    if (err) {
+        err->code = code;
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    }
+    return code;
+}
+
+int mpp_err_set(mpp_err *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    mpp_err_setv(err, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void mpp_err_prefix(mpp_err *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    char pre[256], old[sizeof err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, err->msg, sizeof old);
+    /* pre + ": " + old, truncated to fit */
+    size_t cap = sizeof err->msg - 1, n = 0;
+    for (const char *parts[3] = {pre, ": ", old}, **p = parts; p < parts + 3; p++)
+        for (const char *c = *p; *c && n < cap; c++)
+            err->msg[n++] = *c;
+    err->msg[n] = '\0';
+}
+
+void mpp_err_clear(mpp_err *err)
+{
+    if (err) {
+        err->code = MPP_OK;
+        err->msg[0] = '\0';
+    }
+}
+
+int mpp_err_exit_status(int code)
+{
+    if (code == MPP_OK)
+        return 0;
+    if (code == MPP_EDEADLOCK || code == MPP_ERUN)
+        return 1;
+    return 2;
+}

@@ -1,0 +1,72 @@
+/* core/experiment.h — YAML experiments (mpp_experiment_*).
+ *
+ * An experiment file (schema in docs/config.md) is read with libyaml into a
+ * tree that keeps every node's line and column, command-line overrides
+ * ("key.path=value", the value parsed as YAML) are applied to the tree, the
+ * explicit `sweep:` axes are expanded as a cross product, and every run
+ * (sweep point x seed) is resolved against the parameter schemas
+ * (core/param.h) into an mpp_sim_config. All of this happens at load time:
+ * a loaded experiment is known to be valid, so `mppnet check` is a load, and
+ * `mppnet run` writes nothing when a load fails.
+ *
+ * Errors are MPP_EINVAL (or MPP_EIO for an unreadable file) with a message
+ * "FILE:LINE:COLUMN: what is wrong, what was expected"; for an override the
+ * location is "command line: key=value". */
+#ifndef MPP_CORE_EXPERIMENT_H
+#define MPP_CORE_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "sim.h"
+#include "strbuf.h"
+
+typedef struct mpp_experiment mpp_experiment;
+
+/* The `output:` section. */
+typedef struct mpp_output_config {
+    char dir[512];        /* output.dir; default "results/<name>" */
+    bool per_channel;     /* output.per_channel: channels.csv */
+    bool traffic_matrix;  /* output.traffic_matrix: matrix_<run>.csv */
+    bool plot;            /* output.plot: a gnuplot plot when gnuplot exists (default true) */
+} mpp_output_config;
+
+/* Load the experiment in file `path` and apply the overrides in order.
+ * Returns NULL with err filled on any error. */
+mpp_experiment *mpp_experiment_load(const char *path, size_t noverrides,
+                                    const char *const *overrides, mpp_err *err);
+
+/* The same from YAML text; `origin` names it in error messages. */
+mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_t noverrides,
+                                     const char *const *overrides, mpp_err *err);
+
+/* The experiment's name: `name:` or the file's base name without .yaml. */
+const char *mpp_experiment_name(const mpp_experiment *e);
+const mpp_output_config *mpp_experiment_output(const mpp_experiment *e);
+
+/* Number of runs: (product of the sweep axes' lengths) x (number of seeds).
+ * Runs are ordered with the seed varying fastest, then the last axis. */
+size_t mpp_experiment_runs(const mpp_experiment *e);
+/* Resolved configuration of run i (owned by e). */
+const mpp_sim_config *mpp_experiment_config(const mpp_experiment *e, size_t i);
+
+/* Sweep axes: their key paths, and the value of axis a in run i as text
+ * exactly as written in the file (e.g. "uniform", "0.25"). */
+size_t mpp_experiment_axes(const mpp_experiment *e);
+const char *mpp_experiment_axis(const mpp_experiment *e, size_t a);
+const char *mpp_experiment_value(const mpp_experiment *e, size_t i, size_t a);
+
+/* The resolved configuration of run i, every key with its value (defaults
+ * included), as a JSON object or as YAML text (for --dump-config). */
+void mpp_experiment_config_json(const mpp_experiment *e, size_t i, mpp_sb *out);
+void mpp_experiment_config_yaml(const mpp_experiment *e, size_t i, mpp_sb *out);
+
+/* A 64-bit FNV-1a hash of run i's resolved configuration text (seed
+ * included): recorded in outputs so results can be matched to configs. */
+uint64_t mpp_experiment_hash(const mpp_experiment *e, size_t i);
+
+void mpp_experiment_destroy(mpp_experiment *e);
+
+#endif

@@ -1,0 +1,95 @@
+/* core/stats.c — exact histograms (see stats.h) and the table of result
+ * columns that every writer (CSV, JSON, summary) walks in the same order.
+ * Invariant: sum of count[] == n, and count[max] > 0 when n > 0. */
+#include "stats.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+void mpp_hist_init(mpp_hist *h) { memset(h, 0, sizeof *h); }
+
+void mpp_hist_free(mpp_hist *h)
+{
+    free(h->count);
+    mpp_hist_init(h);
+}
+
+void mpp_hist_add(mpp_hist *h, uint64_t v)
+{
+    if (v >= h->cap) {
+        uint64_t cap = h->cap ? h->cap : 256;
+        while (cap <= v)
+            cap *= 2;
+        uint64_t *p = realloc(h->count, cap * sizeof *p);
+        if (!p) {
+            h->failed = true;
+            return;
+        }
+        memset(p + h->cap, 0, (cap - h->cap) * sizeof *p);
+        h->count = p;
+        h->cap = cap;
+    }
+    h->count[v]++;
+    h->n++;
+    h->sum += (long double)v;
+    if (v > h->max)
+        h->max = v;
+}
+
+double mpp_hist_mean(const mpp_hist *h)
+{
+    return h->n ? (double)(h->sum / (long double)h->n) : NAN;
+}
+
+uint64_t mpp_hist_quantile(const mpp_hist *h, double q)
+{
+    if (!h->n)
+        return 0;
+    uint64_t need = (uint64_t)ceil(q * (double)h->n);
+    if (need < 1)
+        need = 1;
+    uint64_t acc = 0;
+    for (uint64_t v = 0; v <= h->max; v++) {
+        acc += h->count[v];
+        if (acc >= need)
+            return v;
+    }
+    return h->max;
+}
+
+#define F(name, type, help) {#name, type, offsetof(mpp_sim_result, name), help}
+const mpp_result_field mpp_result_fields[] = {
+    F(offered, MPP_F_DOUBLE, "offered load, flits/node/cycle"),
+    F(injected_rate, MPP_F_DOUBLE, "flits created per node per cycle in the window"),
+    F(accepted, MPP_F_DOUBLE, "flits ejected per node per cycle in the window"),
+    F(accepted_min, MPP_F_DOUBLE, "least per-node accepted rate"),
+    F(latency_mean, MPP_F_DOUBLE, "packet latency from creation, mean (cycles)"),
+    F(latency_p50, MPP_F_DOUBLE, "packet latency from creation, median"),
+    F(latency_p95, MPP_F_DOUBLE, "packet latency from creation, 95th percentile"),
+    F(latency_p99, MPP_F_DOUBLE, "packet latency from creation, 99th percentile"),
+    F(latency_max, MPP_F_U64, "packet latency from creation, maximum"),
+    F(latency_network_mean, MPP_F_DOUBLE, "head injection to tail ejection, mean"),
+    F(latency_network_p50, MPP_F_DOUBLE, "head injection to tail ejection, median"),
+    F(latency_network_p95, MPP_F_DOUBLE, "head injection to tail ejection, 95th percentile"),
+    F(latency_network_p99, MPP_F_DOUBLE, "head injection to tail ejection, 99th percentile"),
+    F(latency_network_max, MPP_F_U64, "head injection to tail ejection, maximum"),
+    F(latency_mean_us, MPP_F_DOUBLE, "latency_mean in microseconds (needs net_mhz)"),
+    F(hops_mean, MPP_F_DOUBLE, "inter-router links per measured packet"),
+    F(packets_measured, MPP_F_U64, "packets created in the measurement window"),
+    F(packets_delivered, MPP_F_U64, "of those, delivered"),
+    F(channel_util_mean, MPP_F_DOUBLE, "mean utilisation of inter-router channels"),
+    F(channel_util_max, MPP_F_DOUBLE, "largest utilisation of an inter-router channel"),
+    F(peak_vc_flits, MPP_F_U32, "largest occupancy of any VC buffer, flits"),
+    F(peak_source_queue, MPP_F_U64, "longest source queue, packets"),
+    F(cycles, MPP_F_U64, "all simulated cycles (warm-up, measurement, drain)"),
+    F(flit_hops, MPP_F_U64, "channel traversals of all flits (injection, inter-router, ejection)"),
+    F(router_cycles, MPP_F_U64, "routers x simulated cycles"),
+    F(saturated, MPP_F_BOOL, "accepted < 0.95 x offered, or the measured packets did not drain"),
+    F(drained, MPP_F_BOOL, "every measured packet was delivered"),
+};
+#undef F
+const size_t mpp_result_nfields = sizeof mpp_result_fields / sizeof mpp_result_fields[0];

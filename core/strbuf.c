@@ -1,0 +1,121 @@
+/* core/strbuf.c — growable string builder (see strbuf.h). Invariant:
+ * s[len] == '\0' and len < cap whenever cap > 0. */
+#include "strbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char empty_string[1];
+
+void mpp_sb_init(mpp_sb *sb)
+{
+    sb->s = empty_string;
+    sb->len = 0;
+    sb->cap = 0;
+    sb->failed = false;
+}
+
+void mpp_sb_free(mpp_sb *sb)
+{
+    if (sb->cap)
+        free(sb->s);
+    mpp_sb_init(sb);
+}
+
+void mpp_sb_reset(mpp_sb *sb)
+{
+    sb->len = 0;
+    if (sb->cap)
+        sb->s[0] = '\0';
+    sb->failed = false;
+}
+
+static bool grow(mpp_sb *sb, size_t extra)
+{
+    if (sb->failed)
+        return false;
+    if (sb->len + extra + 1 <= sb->cap)
+        return true;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    char *p = sb->cap ? realloc(sb->s, cap) : malloc(cap);
+    if (!p) {
+        sb->failed = true;
+        return false;
+    }
+    if (!sb->cap)
+        p[0] = '\0';
+    sb->s = p;
+    sb->cap = cap;
+    return true;
+}
+
+void mpp_sb_addn(mpp_sb *sb, const char *s, size_t n)
+{
+    if (!grow(sb, n))
+        return;
+    memcpy(sb->s + sb->len, s, n);
+    sb->len += n;
+    sb->s[sb->len] = '\0';
+}
+
+void mpp_sb_add(mpp_sb *sb, const char *s) { mpp_sb_addn(sb, s, strlen(s)); }
+
+void mpp_sb_addc(mpp_sb *sb, char c) { mpp_sb_addn(sb, &c, 1); }
+
+void mpp_sb_printf(mpp_sb *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !grow(sb, (size_t)n)) {
+        va_end(ap2);
+        return;
+    }
+    vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    sb->len += (size_t)n;
+}
+
+void mpp_sb_json_str(mpp_sb *sb, const char *s)
+{
+    mpp_sb_addc(sb, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            mpp_sb_addc(sb, '\\');
+            mpp_sb_addc(sb, (char)c);
+        } else if (c == '\n') {
+            mpp_sb_add(sb, "\\n");
+        } else if (c == '\t') {
+            mpp_sb_add(sb, "\\t");
+        } else if (c < 0x20) {
+            mpp_sb_printf(sb, "\\u%04x", c);
+        } else {
+            mpp_sb_addc(sb, (char)c);
+        }
+    }
+    mpp_sb_addc(sb, '"');
+}
+
+void mpp_sb_double(mpp_sb *sb, double v)
+{
+    if (!isfinite(v)) {
+        mpp_sb_add(sb, "null");
+        return;
+    }
+    char buf[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    mpp_sb_add(sb, buf);
+}

@@ -1,0 +1,37 @@
+/* core/strbuf.h — a growable string builder (mpp_sb_*), used to build
+ * reports, JSON and CSV text before it is written in one piece. Functions
+ * append and never fail visibly: on allocation failure the buffer is marked
+ * failed (sb->failed) and further appends are ignored; callers check
+ * mpp_sb_ok() once at the end. Not for the hot path. */
+#ifndef MPP_CORE_STRBUF_H
+#define MPP_CORE_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct mpp_sb {
+    char *s;      /* NUL-terminated text (never NULL after init) */
+    size_t len;   /* bytes used, excluding the NUL */
+    size_t cap;   /* bytes allocated */
+    bool failed;  /* an allocation failed */
+} mpp_sb;
+
+void mpp_sb_init(mpp_sb *sb);
+void mpp_sb_free(mpp_sb *sb);
+void mpp_sb_reset(mpp_sb *sb);              /* empty it, keep the memory */
+void mpp_sb_add(mpp_sb *sb, const char *s); /* append a string */
+void mpp_sb_addn(mpp_sb *sb, const char *s, size_t n);
+void mpp_sb_addc(mpp_sb *sb, char c);
+void mpp_sb_printf(mpp_sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Append s as a JSON string literal, quotes included. */
+void mpp_sb_json_str(mpp_sb *sb, const char *s);
+/* Append a double in a fixed, locale-independent, round-trippable form
+ * ("%.17g" trimmed to the shortest that reads back; NaN/inf become null). */
+void mpp_sb_double(mpp_sb *sb, double v);
+static inline bool mpp_sb_ok(const mpp_sb *sb) { return !sb->failed; }
+
+#endif

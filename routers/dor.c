@@ -1,0 +1,54 @@
+/* routers/dor.c — dimension-order steps shared by the routing plug-ins on
+ * meshes and hypercubes (see routing.h). A mesh step corrects X (columns)
+ * before Y (rows); a hypercube step corrects the highest differing address
+ * bit first (descending dimension order, as e-cube routing is usually
+ * defined for the CM-2 / iPSC). Port numbers follow topologies/mesh.c and
+ * topologies/hypercube.c. */
+#include "routing.h"
+
+uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
+{
+    return t->port_router[t->link_port[t->node_link_base[n]]];
+}
+
+/* The local port of router r that ejects to node n (r must be n's router). */
+static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
+{
+    return t->link_port[t->node_link_base[n]] - t->port_base[r];
+}
+
+static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, int yx)
+{
+    uint32_t C = t->dims[0];
+    uint32_t tr = mpp_routing_node_router(t, to);
+    uint32_t rx = r % C, ry = r / C, tx = tr % C, ty = tr / C;
+    if (!yx) {
+        if (tx != rx)
+            return tx > rx ? 0 : 1;
+        if (ty != ry)
+            return ty > ry ? 2 : 3;
+    } else {
+        if (ty != ry)
+            return ty > ry ? 2 : 3;
+        if (tx != rx)
+            return tx > rx ? 0 : 1;
+    }
+    return eject_port(t, r, to);
+}
+
+uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to)
+{
+    if (t->kind == MPP_TOPO_MESH)
+        return mesh_step(t, r, to, 0);
+    uint32_t diff = r ^ mpp_routing_node_router(t, to);
+    if (diff)
+        return 31u - (uint32_t)__builtin_clz(diff);
+    return eject_port(t, r, to);
+}
+
+uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to)
+{
+    if (t->kind == MPP_TOPO_MESH)
+        return mesh_step(t, r, to, 1);
+    return mpp_routing_dor_port(t, r, to);
+}

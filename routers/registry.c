@@ -1,0 +1,29 @@
+/* routers/registry.c — the one list of routing plug-ins. Adding a routing:
+ * one file exporting its ops table, one line here, one line in
+ * routers/meson.build. Lookup accepts a plug-in's aliases (BookSim names). */
+#include "routing.h"
+
+#include <string.h>
+
+extern const mpp_routing_ops mpp_routing_ecube;
+extern const mpp_routing_ops mpp_routing_xyyx;
+
+static const mpp_routing_ops *const all[] = {
+    &mpp_routing_ecube,
+    &mpp_routing_xyyx,
+    NULL,
+};
+
+const mpp_routing_ops *mpp_routing_find(const char *name)
+{
+    for (size_t i = 0; all[i]; i++) {
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+        for (const char *const *a = all[i]->aliases; a && *a; a++)
+            if (strcmp(*a, name) == 0)
+                return all[i];
+    }
+    return NULL;
+}
+
+const mpp_routing_ops *const *mpp_routing_all(void) { return all; }

@@ -1,0 +1,281 @@
+/* test/test_sim.c — the cycle engine (core/sim.c, core/network.c):
+ * zero-load latency formula on meshes and hypercubes, conservation and
+ * credit invariants under load, determinism by seed and under a shuffled
+ * router update order, the deadlock watchdog, and configuration errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "testutil.h"
+
+typedef struct last_rec {
+    mpp_packet_record r;
+    int n;
+} last_rec;
+
+static void keep(void *ud, const mpp_packet_record *r)
+{
+    last_rec *l = ud;
+    l->r = *r;
+    l->n++;
+}
+
+/* One packet at a time through an empty network: check the formula
+ * (H + 1) x D + (H + 2) x Ll + (L - 1) for every pair of nodes. */
+static void zero_load(mpp_sim_config *c, uint32_t D, uint32_t Ll, uint32_t L, uint32_t stride)
+{
+    c->workload = MPP_WL_MANUAL;
+    c->net.router_delay = D;
+    c->net.link_latency = Ll;
+    c->net.credit_latency = 1;
+    last_rec lr = {0};
+    c->on_packet = keep;
+    c->on_packet_ud = &lr;
+    mpp_err err;
+    mpp_sim *s = mpp_sim_create(c, &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (!s)
+        return;
+    const mpp_topo *t = mpp_sim_topology(s);
+    uint32_t N = t->nodes, bad = 0, pairs = 0;
+    for (uint32_t a = 0; a < N; a += stride)
+        for (uint32_t b = 0; b < N; b++) {
+            lr.n = 0;
+            if (mpp_sim_send(s, a, b, L, a * N + b, &err) || mpp_sim_run_until_idle(s, 100000, &err)) {
+                CHECKF(0, "%s", err.msg);
+                mpp_sim_destroy(s);
+                return;
+            }
+            uint32_t H = t->ops->distance(t, a, b);
+            uint64_t want = (uint64_t)(H + 1) * D + (uint64_t)(H + 2) * Ll + (L - 1);
+            uint64_t got = lr.r.delivered - lr.r.injected;
+            pairs++;
+            if (lr.n != 1 || got != want || lr.r.hops != H || lr.r.injected != lr.r.created + 1 ||
+                lr.r.tag != (uint64_t)a * N + b) {
+                if (bad++ < 5)
+                    fprintf(stderr, "%s %u->%u: latency %llu want %llu, hops %u want %u\n",
+                            t->ops->name, a, b, (unsigned long long)got, (unsigned long long)want,
+                            lr.r.hops, H);
+            }
+        }
+    CHECKF(bad == 0, "%u of %u pairs wrong (D=%u Ll=%u L=%u)", bad, pairs, D, Ll, L);
+    CHECK(mpp_sim_check(s));
+    mpp_sim_destroy(s);
+}
+
+static void test_zero_load(void)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 5, 7);
+    zero_load(&c, 1, 1, 1, 1);
+    zero_load(&c, 4, 1, 5, 3);
+    zero_load(&c, 2, 3, 8, 4);
+    test_mesh(&c, 8, 8);
+    zero_load(&c, 4, 1, 5, 5);
+    test_hcube(&c, 5);
+    zero_load(&c, 1, 1, 5, 1);
+    zero_load(&c, 3, 2, 2, 3);
+    test_hcube(&c, 8);
+    zero_load(&c, 4, 1, 5, 37);
+}
+
+/* Load an 8x8 mesh hard, stepping and checking the invariants. */
+static void test_invariants(int flow, int alloc)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 6, 6);
+    c.net.flow = flow;
+    c.net.allocator = alloc;
+    c.net.buffer_flits = 6;
+    c.synth.rate = 0.7;
+    c.synth.packet_flits = 4;
+    c.synth.warmup = 500;
+    c.synth.measure = 1500;
+    mpp_err err;
+    mpp_sim *s = mpp_sim_create(&c, &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (!s)
+        return;
+    for (int i = 0; i < 40; i++) {
+        CHECK(mpp_sim_step(s, 50, &err) == 0);
+        CHECKF(mpp_sim_check(s), "invariants broken at cycle %llu (flow %d alloc %d)",
+               (unsigned long long)mpp_sim_cycle(s), flow, alloc);
+        mpp_sim_counts k;
+        mpp_sim_counts_get(s, &k);
+        CHECK(k.flits_injected == k.flits_ejected + k.flits_in_network);
+    }
+    mpp_sim_destroy(s);
+}
+
+/* Every injected flit is ejected exactly once: a manual burst drains fully. */
+static void test_conservation(void)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    test_hcube(&c, 4);
+    c.workload = MPP_WL_MANUAL;
+    last_rec lr = {0};
+    c.on_packet = keep;
+    c.on_packet_ud = &lr;
+    mpp_err err;
+    mpp_sim *s = mpp_sim_create(&c, &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (!s)
+        return;
+    uint64_t flits = 0;
+    for (uint32_t k = 0; k < 20; k++)
+        for (uint32_t a = 0; a < 16; a++) {
+            uint32_t L = 1 + (a + k) % 7;
+            flits += L;
+            CHECK(mpp_sim_send(s, a, (a * 7 + k) % 16, L, 0, &err) == 0);
+        }
+    CHECK(mpp_sim_run_until_idle(s, 1000000, &err) == 0);
+    mpp_sim_counts k;
+    mpp_sim_counts_get(s, &k);
+    CHECK(k.flits_injected == flits);
+    CHECK(k.flits_ejected == flits);
+    CHECK(k.flits_in_network == 0);
+    CHECK(k.packets_delivered == 320);
+    CHECK(lr.n == 320);
+    CHECK(mpp_sim_check(s));
+    mpp_sim_destroy(s);
+}
+
+/* Field-by-field equality through the result table (no padding bytes). */
+static bool same_result(const mpp_sim_result *a, const mpp_sim_result *b)
+{
+    for (size_t i = 0; i < mpp_result_nfields; i++) {
+        const mpp_result_field *f = &mpp_result_fields[i];
+        size_t sz = f->type == MPP_F_U64 || f->type == MPP_F_DOUBLE ? 8 : f->type == MPP_F_U32 ? 4 : 1;
+        if (memcmp((const char *)a + f->offset, (const char *)b + f->offset, sz) != 0)
+            return false;
+    }
+    return true;
+}
+
+static int run_result(const mpp_sim_config *c, mpp_sim_result *out, mpp_err *err)
+{
+    mpp_sim *s = mpp_sim_create(c, err);
+    if (!s)
+        return err->code;
+    int rc = mpp_sim_run(s, NULL, NULL, err);
+    *out = *mpp_sim_result_get(s);
+    out->wall_seconds = 0;
+    mpp_sim_destroy(s);
+    return rc;
+}
+
+static void test_determinism(void)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 8, 8);
+    c.synth.rate = 0.3;
+    c.synth.warmup = 1000;
+    c.synth.measure = 3000;
+    c.seed = 7;
+    mpp_sim_result a, b, d, e;
+    mpp_err err;
+    CHECK(run_result(&c, &a, &err) == 0);
+    CHECK(run_result(&c, &b, &err) == 0);
+    CHECK(same_result(&a, &b));
+    c.net.shuffle_order = true;
+    CHECK(run_result(&c, &d, &err) == 0);
+    CHECKF(same_result(&a, &d), "shuffled router order changed the result");
+    c.net.shuffle_order = false;
+    c.seed = 8;
+    CHECK(run_result(&c, &e, &err) == 0);
+    CHECK(!same_result(&a, &e));
+    /* the same for iSLIP and random placement on a hypercube */
+    test_hcube(&c, 6);
+    c.net.allocator = MPP_ALLOC_ISLIP;
+    c.synth.placement = MPP_PLACE_RANDOM;
+    CHECK(run_result(&c, &a, &err) == 0);
+    c.net.shuffle_order = true;
+    CHECK(run_result(&c, &d, &err) == 0);
+    CHECK(same_result(&a, &d));
+}
+
+static void test_deadlock(void)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 6, 6);
+    c.net.routing = mpp_routing_find("xyyx");
+    c.net.vcs = 1;
+    c.net.buffer_flits = 2;
+    c.net.watchdog_cycles = 2000;
+    c.synth.rate = 0.9;
+    c.synth.packet_flits = 8;
+    c.synth.warmup = 1000;
+    c.synth.measure = 20000;
+    mpp_err err;
+    mpp_sim *s = mpp_sim_create(&c, &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (!s)
+        return;
+    int rc = mpp_sim_run(s, NULL, NULL, &err);
+    CHECKF(rc == MPP_EDEADLOCK, "rc %d", rc);
+    const char *rep = mpp_sim_report(s);
+    CHECK(strstr(rep, "deadlock") != NULL);
+    CHECK(strstr(rep, "router") != NULL);
+    CHECK(strstr(rep, "waits for") != NULL);
+    CHECK(strstr(err.msg, "deadlock") != NULL);
+    CHECK(mpp_sim_check(s));
+    mpp_sim_destroy(s);
+    /* the same load with ecube does not deadlock */
+    c.net.routing = mpp_routing_find("ecube");
+    c.synth.measure = 3000;
+    mpp_sim_result r;
+    CHECK(run_result(&c, &r, &err) == 0);
+}
+
+static void test_config_errors(void)
+{
+    mpp_sim_config c;
+    mpp_sim_config_defaults(&c);
+    mpp_err err;
+    c.net.message_classes = 2;
+    c.net.vcs = 1;
+    mpp_sim *s = mpp_sim_create(&c, &err);
+    CHECK(s == NULL);
+    CHECK(err.code == MPP_EINVAL);
+    CHECK(strstr(err.msg, "multiple of 2") != NULL);
+    mpp_sim_config_defaults(&c);
+    c.net.vcs = 0;
+    CHECK(mpp_sim_create(&c, &err) == NULL);
+    mpp_sim_config_defaults(&c);
+    test_hcube(&c, 4);
+    c.net.routing = mpp_routing_find("xyyx");
+    CHECK(mpp_sim_create(&c, &err) == NULL);
+    CHECK(strstr(err.msg, "mesh") != NULL);
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 4, 6);
+    c.synth.pattern = mpp_pattern_find("transpose");
+    CHECK(mpp_sim_create(&c, &err) == NULL);
+    CHECK(strstr(err.msg, "square") != NULL);
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 3, 3);
+    c.synth.pattern = mpp_pattern_find("bitrev");
+    CHECK(mpp_sim_create(&c, &err) == NULL);
+    CHECK(strstr(err.msg, "power-of-two") != NULL);
+    mpp_sim_config_defaults(&c);
+    c.net.flow = MPP_FLOW_CUT_THROUGH;
+    c.net.buffer_flits = 4;
+    CHECK(mpp_sim_create(&c, &err) == NULL);
+}
+
+int main(void)
+{
+    test_zero_load();
+    test_invariants(MPP_FLOW_WORMHOLE, MPP_ALLOC_SEPARABLE);
+    test_invariants(MPP_FLOW_WORMHOLE, MPP_ALLOC_ISLIP);
+    test_invariants(MPP_FLOW_CUT_THROUGH, MPP_ALLOC_SEPARABLE);
+    test_conservation();
+    test_determinism();
+    test_deadlock();
+    test_config_errors();
+    TEST_DONE();
+}

@@ -1,0 +1,84 @@
+/* topologies/mesh.c — R x C two-dimensional mesh (any R, C >= 1).
+ *
+ * Node id = row * cols + col (row-major); one router per node, router id =
+ * node id. Local ports: 0 = E (col + 1), 1 = W (col - 1), 2 = S (row + 1),
+ * 3 = N (row - 1), 4 = the node. Ports at the edges are unconnected.
+ * dims[0] = cols (X extent), dims[1] = rows (Y extent). */
+#include "topology.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct mesh_cfg {
+    uint32_t rows, cols;
+} mesh_cfg;
+
+static const mpp_param mesh_params[] = {
+    {"rows", MPP_PT_U32, offsetof(mesh_cfg, rows), "8", 1, 4096, NULL, "rows (Y extent)"},
+    {"cols", MPP_PT_U32, offsetof(mesh_cfg, cols), "8", 1, 4096, NULL, "columns (X extent)"},
+};
+
+static int mesh_parse_short(const char *args, mpp_sb *out, mpp_err *err)
+{
+    unsigned long r, c;
+    char x, extra;
+    if (sscanf(args, "%lu%c%lu%c", &r, &x, &c, &extra) != 3 || (x != 'x' && x != 'X'))
+        return mpp_err_set(err, MPP_EINVAL, "mesh:%s: expected mesh:ROWSxCOLS, e.g. mesh:8x8", args);
+    mpp_sb_printf(out, "rows=%lu\ncols=%lu\n", r, c);
+    return 0;
+}
+
+static int mesh_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
+{
+    const mesh_cfg *cfg = cfgp;
+    uint32_t R = cfg->rows, C = cfg->cols;
+    if (R < 1 || C < 1)
+        return mpp_err_set(err, MPP_EINVAL, "mesh needs at least 1 row and 1 column");
+    uint32_t n = R * C;
+    uint32_t *radix = malloc(n * sizeof *radix);
+    if (!radix)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < n; i++)
+        radix[i] = 5;
+    int rc = mpp_topo_alloc(t, n, radix, n, NULL, err);
+    free(radix);
+    if (rc)
+        return rc;
+    t->kind = MPP_TOPO_MESH;
+    t->dims[0] = C;
+    t->dims[1] = R;
+    for (uint32_t y = 0; y < R; y++)
+        for (uint32_t x = 0; x < C; x++) {
+            uint32_t id = y * C + x;
+            if (x + 1 < C)
+                mpp_topo_connect(t, id, 0, id + 1, 1);
+            if (y + 1 < R)
+                mpp_topo_connect(t, id, 2, id + C, 3);
+            mpp_topo_attach(t, id, 0, id, 4);
+        }
+    return 0;
+}
+
+static uint32_t mesh_distance(const mpp_topo *t, uint32_t a, uint32_t b)
+{
+    uint32_t C = t->dims[0];
+    uint32_t ax = a % C, ay = a / C, bx = b % C, by = b / C;
+    return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+static void mesh_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len)
+{
+    static const char *const names[] = {"E", "W", "S", "N", "node"};
+    snprintf(buf, (size_t)len, "%s", p < 5 ? names[p] : "?");
+}
+
+const mpp_topo_ops mpp_topo_mesh = {
+    .name = "mesh",
+    .help = "R x C 2D mesh, row-major node ids, ports E W S N + node",
+    .schema = {mesh_params, MPP_COUNTOF(mesh_params), sizeof(mesh_cfg)},
+    .parse_short = mesh_parse_short,
+    .setup = mesh_setup,
+    .distance = mesh_distance,
+    .port_name = mesh_port_name,
+};

@@ -1,0 +1,25 @@
+/* topologies/registry.c — the one list of topology plug-ins. Adding a
+ * topology: one file exporting its ops table, one line here, one line in
+ * topologies/meson.build. */
+#include "topology.h"
+
+#include <string.h>
+
+extern const mpp_topo_ops mpp_topo_mesh;
+extern const mpp_topo_ops mpp_topo_hypercube;
+
+static const mpp_topo_ops *const all[] = {
+    &mpp_topo_mesh,
+    &mpp_topo_hypercube,
+    NULL,
+};
+
+const mpp_topo_ops *mpp_topo_find(const char *name)
+{
+    for (size_t i = 0; all[i]; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+const mpp_topo_ops *const *mpp_topo_all(void) { return all; }
