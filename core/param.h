@@ -4,7 +4,7 @@
  * and traffic-pattern plug-in) describes its configuration as a table of
  * mpp_param rows: key, type, where the value lives in the part's plain C
  * config struct, default, range and help. The configuration layer
- * (core/config.c) checks YAML values against these tables (unknown key, wrong
+ * (core/cfgtree.c, core/experiment.c) checks YAML values against these tables (unknown key, wrong
  * type, out of range -> file:line:column), fills the struct, and prints the
  * resolved configuration from the same tables. Nothing reads configuration
  * after setup. */
