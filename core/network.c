@@ -46,6 +46,8 @@
 
 #include "strbuf.h"
 
+static void set_cursors(mpp_net *n);
+
 static void *xcalloc(size_t n, size_t sz, bool *ok)
 {
     void *p = calloc(n ? n : 1, sz);
@@ -132,6 +134,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->va_ptr = xcalloc(NE, sizeof *n->va_ptr, &ok);
     n->rflits = xcalloc(R, sizeof *n->rflits, &ok);
     n->pmask = xcalloc(P, sizeof *n->pmask, &ok);
+    n->in_local = xcalloc(P, sizeof *n->in_local, &ok);
+    n->chan_flits = xcalloc(NE, sizeof *n->chan_flits, &ok);
     n->rmask = xcalloc(R, sizeof *n->rmask, &ok);
     n->rrot = xcalloc(R, sizeof *n->rrot, &ok);
     n->active = xcalloc(R, sizeof *n->active, &ok);
@@ -172,6 +176,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
 
     for (uint32_t e = 0; e < NE; e++)
         n->dst[e] = n->src[e] = MPP_NONE;
+    for (uint32_t g = 0; g < P; g++)
+        n->in_local[g] = (uint8_t)(g - t->port_base[t->port_router[g]]);
     for (uint32_t g = 0; g < P; g++) {
         uint32_t peer = t->port_peer[g];
         if (peer == MPP_TOPO_NONE)
@@ -200,6 +206,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
         n->pkt[i].next_free = i + 1;
     n->pkt[n->pool_cap - 1].next_free = MPP_NONE;
     n->free_head = 0;
+    set_cursors(n);
     return 0;
 }
 
@@ -210,7 +217,7 @@ void mpp_net_free(mpp_net *n)
     void *ptrs[] = {n->dst, n->src, n->sink, n->buf, n->ihead, n->icount, n->iout,
                     n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
                     n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
-                    n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->pmask, n->rmask, n->rrot, n->lpkt,
+                    n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
                     n->lsent, n->lvc, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
@@ -235,24 +242,39 @@ static inline void activate(mpp_net *n, uint32_t r)
 static inline void send_flit(mpp_net *n, uint32_t out, uint32_t vc, uint32_t flit)
 {
     uint32_t in = n->dst[out];
-    uint32_t lat = n->link_lat + (in < n->P ? n->delay : 0);
-    uint32_t slot = (uint32_t)((n->cycle + lat) & (n->W - 1));
-    mpp_flit_ev *ev = &n->fw[(size_t)slot * n->fcap + n->fn[slot]++];
+    mpp_flit_ev *ev = in < n->P ? &n->ev_router[(*n->ev_router_n)++]
+                                : &n->ev_node[(*n->ev_node_n)++];
     ev->in = in;
     ev->flit = flit;
     ev->vc = vc;
     n->flit_hops++;
     n->last_progress = n->cycle;
-    if (n->count_channels && n->chan_flits)
+    if (n->count_channels)
         n->chan_flits[out]++;
 }
 
 static inline void send_credit(mpp_net *n, uint32_t out, uint32_t vc)
 {
-    uint32_t slot = (uint32_t)((n->cycle + n->credit_lat) & (n->W - 1));
-    mpp_credit_ev *ev = &n->cw[(size_t)slot * n->ccap + n->cn[slot]++];
+    mpp_credit_ev *ev = &n->ev_credit[(*n->ev_credit_n)++];
     ev->out = out;
     ev->vc = vc;
+}
+
+/* Point the send cursors at the wheel slots that the sends of this cycle
+ * write: flits to routers land after link_lat + delay, flits to nodes after
+ * link_lat, credits after credit_lat. */
+static void set_cursors(mpp_net *n)
+{
+    uint32_t m = n->W - 1;
+    uint32_t sr = (uint32_t)((n->cycle + n->link_lat + n->delay) & m);
+    uint32_t sn = (uint32_t)((n->cycle + n->link_lat) & m);
+    uint32_t sc = (uint32_t)((n->cycle + n->credit_lat) & m);
+    n->ev_router = &n->fw[(size_t)sr * n->fcap];
+    n->ev_router_n = &n->fn[sr];
+    n->ev_node = &n->fw[(size_t)sn * n->fcap];
+    n->ev_node_n = &n->fn[sn];
+    n->ev_credit = &n->cw[(size_t)sc * n->ccap];
+    n->ev_credit_n = &n->cn[sc];
 }
 
 /* --- phase 1: deliveries --------------------------------------------------- */
@@ -281,7 +303,7 @@ void mpp_net_deliver(mpp_net *n)
                 n->peak_vc = c;
             uint32_t r = n->topo->port_router[in];
             n->pmask[in] |= 1ULL << vc;
-            n->rmask[r] |= 1ULL << (in - n->topo->port_base[r]);
+            n->rmask[r] |= 1ULL << n->in_local[in];
             n->rflits[r]++;
             activate(n, r);
         } else {
@@ -290,6 +312,7 @@ void mpp_net_deliver(mpp_net *n)
         }
     }
     n->fn[slot] = 0;
+    set_cursors(n);
 }
 
 /* --- phase 2: routers ------------------------------------------------------ */
@@ -347,7 +370,7 @@ static inline void traverse(mpp_net *n, uint32_t r, uint32_t g, uint32_t v)
     if (--n->icount[iv] == 0) {
         n->pmask[g] &= ~(1ULL << v);
         if (!n->pmask[g])
-            n->rmask[r] &= ~(1ULL << (g - n->topo->port_base[r]));
+            n->rmask[r] &= ~(1ULL << n->in_local[g]);
     }
     n->rflits[r]--;
     send_credit(n, n->src[g], v);

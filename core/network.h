@@ -102,6 +102,7 @@ typedef struct mpp_net {
     /* routers */
     uint32_t *rflits;             /* [routers] flits buffered */
     uint64_t *pmask;              /* [P] bit v: input VC v of the port is non-empty */
+    uint8_t *in_local;            /* [P] local index of the global port */
     uint64_t *rmask;              /* [routers] bit i: local input port i is non-empty */
     uint8_t *rrot;                /* [routers] rotating first input for allocation */
     uint32_t *active;             /* dense list of routers with flits */
@@ -134,6 +135,11 @@ typedef struct mpp_net {
     mpp_credit_ev *cw;
     uint32_t *cn;
     uint32_t ccap;
+    /* send cursors of the current cycle (set_cursors) */
+    mpp_flit_ev *ev_router, *ev_node;
+    uint32_t *ev_router_n, *ev_node_n;
+    mpp_credit_ev *ev_credit;
+    uint32_t *ev_credit_n;
 
     /* statistics hooks */
     uint64_t cycle;
@@ -141,7 +147,7 @@ typedef struct mpp_net {
     uint64_t flits_injected, flits_ejected, flit_hops;
     uint32_t peak_vc;
     bool count_channels;          /* inside the measurement window */
-    uint64_t *chan_flits;         /* [NE] flits sent in the window, or NULL */
+    uint64_t *chan_flits;         /* [NE] flits sent in the window */
     mpp_eject_fn on_eject;
     void *eject_ud;
     bool shuffle;

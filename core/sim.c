@@ -168,12 +168,11 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     s->nact = calloc(N, sizeof *s->nact);
     s->nact_pos = calloc(N, sizeof *s->nact_pos);
     s->node_ejected = calloc(N, sizeof *s->node_ejected);
-    s->net.chan_flits = calloc(s->net.NE, sizeof *s->net.chan_flits);
     s->chan_out = calloc(s->net.NE, sizeof *s->chan_out);
     if (c->record_matrix)
         s->matrix = calloc((size_t)N * N, sizeof *s->matrix);
     if (!s->srcq || !s->trng || !s->srng || !s->phys || !s->logical || !s->nact ||
-        !s->nact_pos || !s->node_ejected || !s->net.chan_flits || !s->chan_out ||
+        !s->nact_pos || !s->node_ejected || !s->chan_out ||
         (c->record_matrix && !s->matrix)) {
         mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto fail;

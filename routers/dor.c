@@ -52,3 +52,9 @@ uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to)
         return mesh_step(t, r, to, 1);
     return mpp_routing_dor_port(t, r, to);
 }
+
+void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st)
+{
+    while (st->phase + 1 < st->nphases && r == mpp_routing_node_router(t, st->target[st->phase]))
+        st->phase++;
+}

@@ -78,6 +78,9 @@ const mpp_routing_ops *const *mpp_routing_all(void);
 uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to);
 /* The same with Y before X on a mesh. */
 uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to);
+/* Multi-phase plug-ins: while router r is the router of the current phase's
+ * target and a later phase exists, move to the next phase. */
+void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st);
 /* The router node `n` attaches to through its first link. */
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n);
 

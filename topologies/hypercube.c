@@ -1,6 +1,6 @@
 /* topologies/hypercube.c — binary n-cube, N = 2^n nodes (n = 0..20).
  *
- * One router per node, router id = node id = its n-bit address. Local port d
+ * dim 1..20 (or nodes = 2^dim). One router per node, router id = node id = its n-bit address. Local port d
  * (0 <= d < n) leads to the neighbour across dimension d (address XOR 2^d);
  * port n is the node. dims[0] = n. One-port node model: each node has one
  * injection and one ejection channel. */
@@ -16,7 +16,7 @@ typedef struct hcube_cfg {
 } hcube_cfg;
 
 static const mpp_param hcube_params[] = {
-    {"dim", MPP_PT_U32, offsetof(hcube_cfg, dim), "6", 0, 20, NULL,
+    {"dim", MPP_PT_U32, offsetof(hcube_cfg, dim), "6", 1, 20, NULL,
      "dimension n: 2^n nodes"},
     {"nodes", MPP_PT_U32, offsetof(hcube_cfg, nodes), "0", 0, 1u << 20, NULL,
      "node count instead of dim (a power of two); 0 = use dim"},
@@ -47,8 +47,10 @@ static int hcube_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
                                2u << (31 - __builtin_clz(cfg->nodes)));
         n = (uint32_t)__builtin_ctz(cfg->nodes);
     }
-    if (n > 20)
-        return mpp_err_set(err, MPP_EINVAL, "hypercube dimension %u is above 20", n);
+    if (cfg->nodes == 1)
+        n = 0;
+    if (n < 1 || n > 20)
+        return mpp_err_set(err, MPP_EINVAL, "hypercube dimension %u is outside 1..20 (2 to 2^20 nodes)", n);
     uint32_t N = 1u << n;
     uint32_t *radix = malloc(N * sizeof *radix);
     if (!radix)

@@ -1,0 +1,594 @@
+/* core/output.c — result files: CSV and JSON text built in an mpp_sb, then
+ * written atomically (see output.h for the file formats).
+ *
+ * Data: an array of mpp_output_run, one per run of the experiment, indexed
+ * by run number; the writers walk it in order and skip runs that did not
+ * finish successfully.
+ *
+ * Invariants:
+ *   1. Output is a pure function of (experiment, results): fixed column and
+ *      key order (the mpp_result_fields table), doubles through
+ *      mpp_sb_double, no locale, no clock. Host wall time appears only in
+ *      results.json's "timing" lines.
+ *   2. A file is either absent, the old version, or complete: text goes to
+ *      DIR/.NAME.tmp, is fsync'd and renamed over DIR/NAME.
+ *   3. Nothing here prints or exits; failures come back as MPP_E* + mpp_err.
+ */
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define RATE_AXIS "workload.rate"
+
+void mpp_output_run_init(mpp_output_run *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void mpp_output_run_free(mpp_output_run *r)
+{
+    if (!r)
+        return;
+    free(r->channels);
+    free(r->flows);
+    free(r->report);
+    mpp_output_run_init(r);
+}
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
+                           bool channels, bool matrix, mpp_err *err)
+{
+    mpp_output_run_free(r);
+    r->done = true;
+    r->status = status;
+    r->result = *mpp_sim_result_get(s);
+    const char *rep = status == MPP_EDEADLOCK ? mpp_sim_report(s) : "";
+    if ((msg && *msg) || (rep && *rep)) {
+        mpp_sb t;
+        mpp_sb_init(&t);
+        if (msg && *msg)
+            mpp_sb_add(&t, msg);
+        if (msg && *msg && rep && *rep && msg[strlen(msg) - 1] != '\n')
+            mpp_sb_addc(&t, '\n');
+        if (rep && *rep)
+            mpp_sb_add(&t, rep);
+        r->report = mpp_sb_ok(&t) ? dup_text(t.s) : NULL;
+        mpp_sb_free(&t);
+        if (!r->report)
+            goto fail;
+    }
+    if (status != 0)
+        return 0;
+    if (channels) {
+        size_t n = mpp_sim_channel_count(s);
+        if (n) {
+            r->channels = calloc(n, sizeof *r->channels);
+            if (!r->channels)
+                goto fail;
+            for (size_t i = 0; i < n; i++)
+                mpp_sim_channel_get(s, i, &r->channels[i]);
+        }
+        r->nchannels = n;
+    }
+    const uint64_t *m = matrix ? mpp_sim_traffic_matrix(s) : NULL;
+    if (m) {
+        uint64_t nodes = mpp_sim_topology(s)->nodes;
+        size_t nz = 0;
+        for (uint64_t i = 0; i < nodes * nodes; i++)
+            nz += m[i] != 0;
+        if (nz) {
+            r->flows = calloc(nz, sizeof *r->flows);
+            if (!r->flows)
+                goto fail;
+        }
+        size_t k = 0;
+        for (uint64_t i = 0; i < nodes * nodes; i++) {
+            if (m[i]) {
+                r->flows[k].src = (uint32_t)(i / nodes);
+                r->flows[k].dst = (uint32_t)(i % nodes);
+                r->flows[k].flits = m[i];
+                k++;
+            }
+        }
+        r->nflows = nz;
+    }
+    return 0;
+fail:
+    mpp_output_run_free(r);
+    return mpp_err_set(err, MPP_ENOMEM, "out of memory collecting the results of a run");
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+int mpp_output_mkdir_p(const char *dir, mpp_err *err)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0)
+        return mpp_err_set(err, MPP_EIO, "empty output directory name");
+    if (n >= sizeof path)
+        return mpp_err_set(err, MPP_EIO, "%s: path too long", dir);
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char c = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return mpp_err_set(err, MPP_EIO, "cannot create directory %s: %s", path,
+                               strerror(errno));
+        path[i] = c;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return mpp_err_set(err, MPP_EIO, "%s exists and is not a directory", dir);
+    return 0;
+}
+
+int mpp_output_write_atomic(const char *dir, const char *name, const char *data, size_t len,
+                            mpp_err *err)
+{
+    char tmp[4096], final[4096];
+    int a = snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+    int b = snprintf(final, sizeof final, "%s/%s", dir, name);
+    if (a < 0 || b < 0 || (size_t)a >= sizeof tmp || (size_t)b >= sizeof final)
+        return mpp_err_set(err, MPP_EIO, "%s/%s: path too long", dir, name);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+        return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp, strerror(errno));
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp,
+                        w < 0 ? strerror(errno) : "short write");
+            goto fail;
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        mpp_err_set(err, MPP_EIO, "cannot sync %s: %s", tmp, strerror(errno));
+        goto fail;
+    }
+    if (close(fd) != 0) {
+        fd = -1;
+        mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp, strerror(errno));
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, final) != 0) {
+        mpp_err_set(err, MPP_EIO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
+        goto fail;
+    }
+    return 0;
+fail:
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    return MPP_EIO;
+}
+
+/* ---- text pieces ------------------------------------------------------ */
+
+void mpp_output_csv_field(mpp_sb *sb, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        mpp_sb_add(sb, s);
+        return;
+    }
+    mpp_sb_addc(sb, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            mpp_sb_addc(sb, '"');
+        mpp_sb_addc(sb, *s);
+    }
+    mpp_sb_addc(sb, '"');
+}
+
+void mpp_output_field(mpp_sb *sb, const mpp_result_field *f, const mpp_sim_result *r, bool json)
+{
+    const unsigned char *base = (const unsigned char *)r + f->offset;
+    switch (f->type) {
+    case MPP_F_U64: {
+        uint64_t v;
+        memcpy(&v, base, sizeof v);
+        mpp_sb_printf(sb, "%" PRIu64, v);
+        break;
+    }
+    case MPP_F_U32: {
+        uint32_t v;
+        memcpy(&v, base, sizeof v);
+        mpp_sb_printf(sb, "%" PRIu32, v);
+        break;
+    }
+    case MPP_F_DOUBLE: {
+        double v;
+        memcpy(&v, base, sizeof v);
+        if (json || isfinite(v))
+            mpp_sb_double(sb, v);
+        break;
+    }
+    case MPP_F_BOOL: {
+        bool v;
+        memcpy(&v, base, sizeof v);
+        mpp_sb_add(sb, v ? "true" : "false");
+        break;
+    }
+    }
+}
+
+void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r)
+{
+    mpp_sb_addc(sb, '{');
+    for (size_t k = 0; k < mpp_result_nfields; k++) {
+        if (k)
+            mpp_sb_add(sb, ", ");
+        mpp_sb_json_str(sb, mpp_result_fields[k].name);
+        mpp_sb_add(sb, ": ");
+        mpp_output_field(sb, &mpp_result_fields[k], r, true);
+    }
+    mpp_sb_addc(sb, '}');
+}
+
+/* True when s is a JSON number (RFC 8259 grammar). */
+static bool is_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return false;
+    if (*s == '.') {
+        s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+void mpp_output_json_value(mpp_sb *sb, const char *text)
+{
+    if (is_json_number(text) || !strcmp(text, "true") || !strcmp(text, "false") ||
+        !strcmp(text, "null"))
+        mpp_sb_add(sb, text);
+    else
+        mpp_sb_json_str(sb, text);
+}
+
+static bool run_ok(const mpp_output_run *r) { return r->done && r->status == 0; }
+
+/* True when result field k has the name of one of the fixed leading CSV
+ * columns (the result's own seed duplicates the run's seed column). */
+static bool fixed_column(const char *name)
+{
+    return !strcmp(name, "run") || !strcmp(name, "seed") || !strcmp(name, "config_hash");
+}
+
+/* ---- results.csv / results.json -------------------------------------- */
+
+void mpp_output_results_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                            size_t nruns)
+{
+    size_t naxes = mpp_experiment_axes(e);
+    mpp_sb_add(sb, "run");
+    for (size_t a = 0; a < naxes; a++) {
+        mpp_sb_addc(sb, ',');
+        mpp_output_csv_field(sb, mpp_experiment_axis(e, a));
+    }
+    mpp_sb_add(sb, ",seed,config_hash");
+    for (size_t k = 0; k < mpp_result_nfields; k++) {
+        if (fixed_column(mpp_result_fields[k].name))
+            continue;
+        mpp_sb_addc(sb, ',');
+        mpp_output_csv_field(sb, mpp_result_fields[k].name);
+    }
+    mpp_sb_addc(sb, '\n');
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]))
+            continue;
+        mpp_sb_printf(sb, "%zu", i);
+        for (size_t a = 0; a < naxes; a++) {
+            mpp_sb_addc(sb, ',');
+            mpp_output_csv_field(sb, mpp_experiment_value(e, i, a));
+        }
+        mpp_sb_printf(sb, ",%" PRIu64 ",%016" PRIx64, mpp_experiment_config(e, i)->seed,
+                      mpp_experiment_hash(e, i));
+        for (size_t k = 0; k < mpp_result_nfields; k++) {
+            if (fixed_column(mpp_result_fields[k].name))
+                continue;
+            mpp_sb_addc(sb, ',');
+            mpp_output_field(sb, &mpp_result_fields[k], &runs[i].result, false);
+        }
+        mpp_sb_addc(sb, '\n');
+    }
+}
+
+void mpp_output_results_json(mpp_sb *sb, const char *version, const mpp_experiment *e,
+                             const mpp_output_run *runs, size_t nruns)
+{
+    size_t naxes = mpp_experiment_axes(e);
+    mpp_sb_add(sb, "{\n  \"mppnet\": ");
+    mpp_sb_json_str(sb, version);
+    mpp_sb_add(sb, ",\n  \"experiment\": ");
+    mpp_sb_json_str(sb, mpp_experiment_name(e));
+    mpp_sb_add(sb, ",\n  \"runs\": [");
+    bool first = true;
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]))
+            continue;
+        mpp_sb_add(sb, first ? "\n" : ",\n");
+        first = false;
+        mpp_sb_printf(sb, "    {\n      \"run\": %zu,\n      \"axes\": {", i);
+        for (size_t a = 0; a < naxes; a++) {
+            if (a)
+                mpp_sb_add(sb, ", ");
+            mpp_sb_json_str(sb, mpp_experiment_axis(e, a));
+            mpp_sb_add(sb, ": ");
+            mpp_output_json_value(sb, mpp_experiment_value(e, i, a));
+        }
+        mpp_sb_printf(sb, "},\n      \"seed\": %" PRIu64 ",\n", mpp_experiment_config(e, i)->seed);
+        mpp_sb_printf(sb, "      \"config_hash\": \"%016" PRIx64 "\",\n",
+                      mpp_experiment_hash(e, i));
+        mpp_sb_add(sb, "      \"config\": ");
+        mpp_experiment_config_json(e, i, sb);
+        mpp_sb_add(sb, ",\n      \"result\": ");
+        mpp_output_result_json(sb, &runs[i].result);
+        /* The only host-dependent text: alone on its line, last in the
+         * object, so `grep -v wall_seconds` leaves deterministic JSON-ish
+         * text to compare. */
+        mpp_sb_add(sb, ",\n      \"timing\": {\"wall_seconds\": ");
+        mpp_sb_double(sb, runs[i].result.wall_seconds);
+        mpp_sb_add(sb, "}\n    }");
+    }
+    mpp_sb_add(sb, first ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+void mpp_output_channels_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns)
+{
+    mpp_sb_add(sb, "run,from,to,flits,utilisation\n");
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]))
+            continue;
+        for (size_t c = 0; c < runs[i].nchannels; c++) {
+            const mpp_channel_info *ch = &runs[i].channels[c];
+            mpp_sb_printf(sb, "%zu,", i);
+            mpp_output_csv_field(sb, ch->from);
+            mpp_sb_addc(sb, ',');
+            mpp_output_csv_field(sb, ch->to);
+            mpp_sb_printf(sb, ",%" PRIu64 ",", ch->flits);
+            if (isfinite(ch->utilisation))
+                mpp_sb_double(sb, ch->utilisation);
+            mpp_sb_addc(sb, '\n');
+        }
+    }
+}
+
+void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns)
+{
+    mpp_sb_add(sb, "run,src,dst,flits\n");
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]))
+            continue;
+        for (size_t k = 0; k < runs[i].nflows; k++) {
+            const mpp_output_flow *f = &runs[i].flows[k];
+            mpp_sb_printf(sb, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n", i, f->src, f->dst,
+                          f->flits);
+        }
+    }
+}
+
+/* Write sb's text to dir/name; MPP_ENOMEM when building it failed. */
+static int write_sb(const char *dir, const char *name, const mpp_sb *sb, mpp_err *err)
+{
+    if (!mpp_sb_ok(sb))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory building %s/%s", dir, name);
+    return mpp_output_write_atomic(dir, name, sb->s, sb->len, err);
+}
+
+int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
+                         const mpp_output_run *runs, size_t nruns, mpp_err *err)
+{
+    const mpp_output_config *oc = mpp_experiment_output(e);
+    int rc = mpp_output_mkdir_p(dir, err);
+    if (rc)
+        return rc;
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_output_results_csv(&sb, e, runs, nruns);
+    rc = write_sb(dir, "results.csv", &sb, err);
+    if (!rc) {
+        mpp_sb_reset(&sb);
+        mpp_output_results_json(&sb, version, e, runs, nruns);
+        rc = write_sb(dir, "results.json", &sb, err);
+    }
+    if (!rc && oc->per_channel) {
+        mpp_sb_reset(&sb);
+        mpp_output_channels_csv(&sb, runs, nruns);
+        rc = write_sb(dir, "channels.csv", &sb, err);
+    }
+    if (!rc && oc->traffic_matrix) {
+        mpp_sb_reset(&sb);
+        mpp_output_matrix_csv(&sb, runs, nruns);
+        rc = write_sb(dir, "matrix.csv", &sb, err);
+    }
+    mpp_sb_free(&sb);
+    return rc;
+}
+
+/* ---- latency-load plot ------------------------------------------------ */
+
+/* One point of a curve: the mean over seeds at one rate value. */
+typedef struct plot_point {
+    const char *rate;   /* axis value text, as written */
+    double offered, latency;
+    unsigned n;
+} plot_point;
+
+/* One curve: the runs that share the values of every non-rate axis. */
+typedef struct plot_curve {
+    size_t first_run;   /* defines the curve's other-axis values */
+    plot_point *pts;
+    size_t npts;
+} plot_curve;
+
+static bool same_other_axes(const mpp_experiment *e, size_t rate_axis, size_t i, size_t j)
+{
+    for (size_t a = 0; a < mpp_experiment_axes(e); a++)
+        if (a != rate_axis && strcmp(mpp_experiment_value(e, i, a), mpp_experiment_value(e, j, a)))
+            return false;
+    return true;
+}
+
+/* Append a gnuplot string literal (double quotes, \ and " escaped). */
+static void gp_str(mpp_sb *sb, const char *s)
+{
+    mpp_sb_addc(sb, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            mpp_sb_addc(sb, '\\');
+        if (*s != '\n')
+            mpp_sb_addc(sb, *s);
+    }
+    mpp_sb_addc(sb, '"');
+}
+
+bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                            size_t nruns)
+{
+    size_t naxes = mpp_experiment_axes(e), rate_axis = naxes;
+    for (size_t a = 0; a < naxes; a++)
+        if (!strcmp(mpp_experiment_axis(e, a), RATE_AXIS))
+            rate_axis = a;
+    if (rate_axis == naxes || nruns == 0)
+        return false;
+
+    /* Every run becomes at most one point, so nruns bounds both arrays. */
+    plot_curve *curves = calloc(nruns, sizeof *curves);
+    plot_point *pool = calloc(nruns, sizeof *pool);
+    size_t ncurves = 0, used = 0;
+    bool any = false;
+    if (!curves || !pool) {
+        sb->failed = true;
+        goto out;
+    }
+    /* Curves in order of first appearance; each curve's points get a slice
+     * of the pool sized by the number of runs that can belong to it. */
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]) || !isfinite(runs[i].result.latency_mean))
+            continue;
+        size_t c = 0;
+        while (c < ncurves && !same_other_axes(e, rate_axis, curves[c].first_run, i))
+            c++;
+        if (c == ncurves) {
+            curves[c].first_run = i;
+            curves[c].pts = pool + used;
+            size_t members = 0;
+            for (size_t j = i; j < nruns; j++)
+                members += same_other_axes(e, rate_axis, i, j);
+            used += members;
+            ncurves++;
+        }
+        plot_curve *cv = &curves[c];
+        const char *rate = mpp_experiment_value(e, i, rate_axis);
+        size_t p = 0;
+        while (p < cv->npts && strcmp(cv->pts[p].rate, rate))
+            p++;
+        if (p == cv->npts) {
+            cv->pts[p].rate = rate;
+            cv->npts++;
+        }
+        cv->pts[p].offered += runs[i].result.offered;
+        cv->pts[p].latency += runs[i].result.latency_mean;
+        cv->pts[p].n++;
+        any = true;
+    }
+    if (!any)
+        goto out;
+
+    mpp_sb_add(sb, "# Latency-load plot written by mppnet; run `gnuplot latency.gp`.\n");
+    mpp_sb_add(sb, "if (!exists(\"outfile\")) outfile = \"latency.png\"\n");
+    mpp_sb_add(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+                   "    set terminal pngcairo size 900,600 noenhanced\n"
+                   "} else {\n"
+                   "    set terminal png size 900,600 noenhanced\n"
+                   "}\n");
+    mpp_sb_add(sb, "set output outfile\nset title ");
+    {
+        mpp_sb t;
+        mpp_sb_init(&t);
+        mpp_sb_add(&t, mpp_experiment_name(e));
+        mpp_sb_add(&t, ": mean packet latency vs offered load");
+        gp_str(sb, mpp_sb_ok(&t) ? t.s : "latency");
+        mpp_sb_free(&t);
+    }
+    mpp_sb_add(sb, "\nset xlabel \"offered load (flits/node/cycle)\"\n"
+                   "set ylabel \"mean packet latency (cycles)\"\n"
+                   "set logscale y\nset grid\nset key top left\n");
+    for (size_t c = 0; c < ncurves; c++) {
+        mpp_sb_printf(sb, "$curve%zu << EOD\n", c);
+        for (size_t p = 0; p < curves[c].npts; p++) {
+            const plot_point *pt = &curves[c].pts[p];
+            mpp_sb_double(sb, pt->offered / pt->n);
+            mpp_sb_addc(sb, ' ');
+            mpp_sb_double(sb, pt->latency / pt->n);
+            mpp_sb_addc(sb, '\n');
+        }
+        mpp_sb_add(sb, "EOD\n");
+    }
+    mpp_sb_add(sb, "plot");
+    for (size_t c = 0; c < ncurves; c++) {
+        mpp_sb t;
+        mpp_sb_init(&t);
+        for (size_t a = 0; a < naxes; a++) {
+            if (a == rate_axis)
+                continue;
+            if (t.len)
+                mpp_sb_add(&t, ", ");
+            mpp_sb_printf(&t, "%s=%s", mpp_experiment_axis(e, a),
+                          mpp_experiment_value(e, curves[c].first_run, a));
+        }
+        mpp_sb_printf(sb, "%s $curve%zu with linespoints title ", c ? "," : "", c);
+        gp_str(sb, !mpp_sb_ok(&t) ? "" : t.len ? t.s : mpp_experiment_name(e));
+        mpp_sb_free(&t);
+    }
+    mpp_sb_addc(sb, '\n');
+out:
+    free(curves);
+    free(pool);
+    return any;
+}

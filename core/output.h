@@ -1,0 +1,123 @@
+/* core/output.h — result files of an experiment (mpp_output_*).
+ *
+ * The front end (core/cli.c) collects one mpp_output_run per run of an
+ * experiment, in process or from worker processes, and hands the whole array
+ * to mpp_output_write_all, which builds every file's text in an mpp_sb and
+ * writes it atomically (DIR/.NAME.tmp, fsync, rename to DIR/NAME): a result
+ * file is there completely or not at all.
+ *
+ * Files (rows only for finished runs, in run order):
+ *   results.csv   run, each sweep axis, seed, config_hash, every column of
+ *                 mpp_result_fields (no host timings)
+ *   results.json  {"mppnet", "experiment", "runs": [{"run", "axes", "seed",
+ *                 "config_hash", "config", "result", "timing"}]}; each
+ *                 "timing" object is on a line of its own and is the only
+ *                 non-deterministic text
+ *   channels.csv  run, from, to, flits, utilisation (output.per_channel)
+ *   matrix.csv    run, src, dst, flits, non-zero entries only
+ *                 (output.traffic_matrix)
+ * Everything but the timing lines is a pure function of the experiment and
+ * the results. Doubles are printed with mpp_sb_double (shortest text that
+ * reads back); non-finite doubles are empty CSV fields and JSON null.
+ *
+ * Library code: nothing here prints or exits. */
+#ifndef MPP_CORE_OUTPUT_H
+#define MPP_CORE_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "experiment.h"
+#include "sim.h"
+#include "strbuf.h"
+
+/* One non-zero entry of the measured traffic matrix. */
+typedef struct mpp_output_flow {
+    uint32_t src, dst;
+    uint64_t flits;
+} mpp_output_flow;
+
+/* What one run produced. A run that is not `done` (not run, interrupted) or
+ * whose status is not 0 (it failed) is left out of every file. The arrays
+ * and the report are owned by the record (malloc'd; freed by
+ * mpp_output_run_free). */
+typedef struct mpp_output_run {
+    bool done;                  /* the run finished (successfully or not) */
+    int status;                 /* 0, or the MPP_E* code it failed with */
+    mpp_sim_result result;      /* valid when done && status == 0 */
+    mpp_channel_info *channels; /* [nchannels], NULL when not recorded */
+    size_t nchannels;
+    mpp_output_flow *flows;     /* [nflows] non-zero matrix entries, or NULL */
+    size_t nflows;
+    char *report;               /* deadlock report or error text, or NULL */
+} mpp_output_run;
+
+/* Zero a record (done = false, no arrays). Cannot fail. */
+void mpp_output_run_init(mpp_output_run *r);
+
+/* Free what r owns and zero it again. NULL is a no-op. */
+void mpp_output_run_free(mpp_output_run *r);
+
+/* Fill r from a simulation that has run: the result, the channel records
+ * when `channels`, the non-zero matrix entries when `matrix` (and the sim
+ * recorded them), and as report the error text `msg` (may be NULL)
+ * followed by mpp_sim_report when status is MPP_EDEADLOCK. Arrays are
+ * collected only when status is 0. Sets done = true. Returns 0 or
+ * MPP_ENOMEM (r then holds no arrays). The sim is only read. */
+int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
+                           bool channels, bool matrix, mpp_err *err);
+
+/* Create directory `dir` and its missing parents (mkdir -p). An existing
+ * directory is fine. Returns 0 or MPP_EIO with the path and the reason. */
+int mpp_output_mkdir_p(const char *dir, mpp_err *err);
+
+/* Write len bytes of data to dir/name atomically: write dir/.name.tmp,
+ * fsync it, rename it over dir/name. On failure the temporary file is
+ * removed and dir/name is untouched; returns MPP_EIO with the reason. */
+int mpp_output_write_atomic(const char *dir, const char *name, const char *data, size_t len,
+                            mpp_err *err);
+
+/* Append s as one CSV field: as is, or in double quotes (inner quotes
+ * doubled) when it contains a comma, quote, CR or LF. */
+void mpp_output_csv_field(mpp_sb *sb, const char *s);
+
+/* Append result field f of r as text: integers in decimal, doubles with
+ * mpp_sb_double (CSV: empty when not finite; JSON: null), booleans as
+ * true/false. */
+void mpp_output_field(mpp_sb *sb, const mpp_result_field *f, const mpp_sim_result *r, bool json);
+
+/* Append every mpp_result_fields entry of r as one JSON object on one line:
+ * {"cycles": 123, ...}. */
+void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r);
+
+/* Append a sweep value written in the experiment as JSON: numbers and
+ * true/false/null as they are, anything else as a string. */
+void mpp_output_json_value(mpp_sb *sb, const char *text);
+
+/* Append the text of each file; runs[i] is run i of e (nruns of them). */
+void mpp_output_results_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                            size_t nruns);
+void mpp_output_results_json(mpp_sb *sb, const char *version, const mpp_experiment *e,
+                             const mpp_output_run *runs, size_t nruns);
+void mpp_output_channels_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns);
+void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns);
+
+/* Create dir and write results.csv and results.json, plus channels.csv
+ * and matrix.csv when the experiment's output section asks for them, each
+ * atomically. version is the program version recorded in results.json.
+ * Returns 0, MPP_ENOMEM or MPP_EIO; files written before a failure stay. */
+int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
+                         const mpp_output_run *runs, size_t nruns, mpp_err *err);
+
+/* The gnuplot script of the latency-load plot: latency_mean against offered
+ * for the finished runs, one curve per combination of the sweep axes other
+ * than workload.rate (seeds averaged), written to the file named by the
+ * gnuplot variable `outfile` (default "latency.png"). Returns false (and
+ * appends nothing) when the experiment has no workload.rate axis or no run
+ * finished. */
+bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                            size_t nruns);
+
+#endif

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what is missing, build mppnet
+# (debugoptimized: asserts on) and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")"
+bash scripts/deps.sh
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=debugoptimized >/dev/null
+fi
+ninja -C build >/dev/null
+meson test -C build --print-errorlogs "$@"
