@@ -27,6 +27,7 @@
  *                             #   default ecube
  *     romm: {k: 2}            # the section named after a routing plug-in
  *     vcs: 2                  # integer 1..64: VCs per input port
+ *     vcs_per_class: 0        # integer 0..64: if > 0, vcs = classes x this
  *     buffer_flits: 8         # integer 1..65535: flits per VC buffer
  *     router_delay: 1         # integer 0..1000: router pipeline cycles
  *     link_latency: 1         # integer 1..1000: cycles per channel
@@ -40,7 +41,7 @@
  *                             #   net_mhz > 0)
  *     shuffle_order: false    # true | false (testing only)
  *   workload:
- *     type: synthetic         # synthetic
+ *     type: synthetic         # synthetic | permutation
  *     pattern: uniform        # a traffic pattern name or alias; default uniform
  *     hotspot: {...}          # the section named after a pattern plug-in
  *     rate: 0.1               # number 0..1: offered flits/node/cycle
@@ -49,6 +50,8 @@
  *     measure: 30000          # cycles >= 1 (or a time, as above)
  *     drain_factor: 10        # integer 0..1000: drain limit = factor x measure
  *     placement: identity     # identity | random
+ *     packets: 32             # permutation: integer 1..1000000 packets per message
+ *     bytes: 0                # permutation: message bytes (units allowed); 0 = packets
  *   seed: 1                   # integer >= 0; default 1
  *   seeds: [1, 2, 3]          # or a list of distinct seeds (not both)
  *   sweep:                    # key path -> non-empty list of values
@@ -119,7 +122,7 @@
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", NULL};
 static const char *const nic_choices[] = {"ideal", NULL};
-static const char *const workload_choices[] = {"synthetic", NULL};
+static const char *const workload_choices[] = {"synthetic", "permutation", NULL};
 static const char *const placement_choices[] = {"identity", "random", NULL};
 
 #define NET(f) offsetof(mpp_sim_config, net.f)
@@ -129,6 +132,8 @@ static const char *const placement_choices[] = {"identity", "random", NULL};
  * plug-in selectors, handled apart. */
 static const mpp_param network_params[] = {
     {"vcs", MPP_PT_U32, NET(vcs), "2", 1, 64, NULL, "virtual channels per input port"},
+    {"vcs_per_class", MPP_PT_U32, NET(vcs_per_class), "0", 0, 64, NULL,
+     "if > 0: vcs = (message classes x the router's route classes) x this"},
     {"buffer_flits", MPP_PT_U32, NET(buffer_flits), "8", 1, 65535, NULL, "flits per VC buffer"},
     {"router_delay", MPP_PT_U32, NET(router_delay), "1", 0, 1000, NULL,
      "router pipeline cycles from arrival to earliest departure"},
@@ -163,6 +168,10 @@ static const mpp_param workload_params[] = {
      "drain limit as a multiple of the measurement window"},
     {"placement", MPP_PT_ENUM, SYN(placement), "identity", 0, 0, placement_choices,
      "logical-to-physical node placement"},
+    {"packets", MPP_PT_U32, SYN(packets), "32", 1, 1000000, NULL,
+     "permutation: packets per message"},
+    {"bytes", MPP_PT_BYTES, SYN(bytes), "0", 0, 1e12, NULL,
+     "permutation: message size in bytes (0: use packets x packet_flits)"},
 };
 #define WORKLOAD_SELECTOR_AT 1
 

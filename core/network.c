@@ -85,28 +85,34 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->shuffle = nc->shuffle_order;
     mpp_rng_init(&n->shuffle_rng, cfg->seed, MPP_RNG_SHUFFLE, 0);
 
-    if (n->V < 1 || n->B < 1 || n->link_lat < 1 || n->credit_lat < 1 || n->message_classes < 1)
-        return mpp_err_set(err, MPP_EINVAL,
-                           "network: vcs, buffer_flits, link_latency, credit_latency and "
-                           "message_classes must all be at least 1");
+    if (n->message_classes < 1)
+        return mpp_err_set(err, MPP_EINVAL, "network: message_classes must be at least 1");
     if (t->max_radix > 64)
         return mpp_err_set(err, MPP_EINVAL, "network: router radix %u is above the limit of 64",
                            t->max_radix);
-    if (n->V > 64)
-        return mpp_err_set(err, MPP_EINVAL, "network: vcs %u is above the limit of 64", n->V);
     if (!n->routing->supports(t, n->routing_cfg, err))
         return MPP_EINVAL;
     n->route_classes = n->routing->route_classes(t, n->routing_cfg);
     uint32_t classes = n->route_classes * n->message_classes;
+    if (nc->vcs_per_class)
+        n->V = classes * nc->vcs_per_class;
+    if (n->V < 1 || n->B < 1 || n->link_lat < 1 || n->credit_lat < 1)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "network: vcs, buffer_flits, link_latency and credit_latency must all "
+                           "be at least 1");
+    if (n->V > 64)
+        return mpp_err_set(err, MPP_EINVAL, "network: %u VCs per port is above the limit of 64%s",
+                           n->V, nc->vcs_per_class ? " (vcs_per_class x classes)" : "");
     if (n->V < classes || n->V % classes)
         return mpp_err_set(err, MPP_EINVAL,
                            "network: router '%s' needs vcs to be a multiple of %u "
-                           "(%u message class%s x %u route class%s); vcs is %u",
+                           "(%u message class%s x %u route class%s); vcs is %u "
+                           "(or set vcs_per_class)",
                            n->routing->name, classes, n->message_classes,
                            n->message_classes == 1 ? "" : "es", n->route_classes,
                            n->route_classes == 1 ? "" : "es", n->V);
     n->vcs_per_class = n->V / classes;
-    if (n->flow == MPP_FLOW_CUT_THROUGH && cfg->workload == MPP_WL_SYNTHETIC &&
+    if (n->flow == MPP_FLOW_CUT_THROUGH && cfg->workload != MPP_WL_MANUAL &&
         cfg->synth.packet_flits > n->B)
         return mpp_err_set(err, MPP_EINVAL,
                            "network: cut-through needs buffer_flits (%u) >= packet_flits (%u)",

@@ -65,8 +65,13 @@ struct mpp_sim {
     uint64_t *matrix;      /* [N * N] or NULL */
     uint32_t *chan_out;    /* channel index -> output endpoint */
     size_t nchan;
-    uint64_t manual_outstanding;
+    uint64_t manual_outstanding; /* packets queued by mpp_sim_send or a permutation, not delivered */
     uint64_t packets_delivered;
+    /* permutation workload: one message per sending node */
+    uint32_t nmsg;
+    uint32_t *msg_left;    /* [nmsg] packets not yet delivered */
+    mpp_hist msg_lat;      /* completion cycles of the messages */
+    double lower_bound;
     bool oom;
     mpp_sim_result res;
     mpp_sb report;
@@ -93,8 +98,10 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
     }
-    if (s->cfg.workload == MPP_WL_MANUAL)
+    if (s->cfg.workload != MPP_WL_SYNTHETIC)
         s->manual_outstanding--;
+    if (s->msg_left && --s->msg_left[p->tag] == 0)
+        mpp_hist_add(&s->msg_lat, cycle);
     if (s->cfg.on_packet) {
         mpp_packet_record rec = {
             .src = p->src, .dst = p->dst, .flits = p->flits, .hops = p->hops,
@@ -107,6 +114,120 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
     s->net.pkt[h].next_free = s->net.free_head;
     s->net.free_head = h;
     s->net.pool_used--;
+}
+
+/* --- permutation workload ------------------------------------------------- */
+
+static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
+
+/* Lower bound on the time to deliver the flits in flits[src * N + dst]:
+ * the larger of the ejection bound (the busiest destination accepts one flit
+ * per cycle per ejection channel) and the bisection bound (the flits that
+ * must cross a bisection, per direction, divided by the channels crossing it
+ * in that direction). Bisections: a mesh's middle column cut and middle row
+ * cut; each dimension of a hypercube. 0 for other topologies' bisections. */
+static double permutation_bound(const mpp_sim *s, const uint64_t *dst_flits,
+                                const uint32_t *src, const uint32_t *dst, const uint64_t *fl,
+                                uint32_t n)
+{
+    const mpp_topo *t = &s->topo;
+    double ej = 0, bis = 0;
+    for (uint32_t d = 0; d < s->N; d++) {
+        uint32_t links = t->node_link_base[d + 1] - t->node_link_base[d];
+        double b = (double)dst_flits[d] / links;
+        if (b > ej)
+            ej = b;
+    }
+    if (t->kind == MPP_TOPO_MESH) {
+        uint32_t C = t->dims[0], R = t->dims[1];
+        for (int dim = 0; dim < 2; dim++) {
+            uint32_t ext = dim ? R : C, width = dim ? C : R;
+            if (ext < 2)
+                continue;
+            uint64_t lr = 0, rl = 0;
+            for (uint32_t m = 0; m < n; m++) {
+                uint32_t a = dim ? src[m] / C : src[m] % C, b = dim ? dst[m] / C : dst[m] % C;
+                if (a < ext / 2 && b >= ext / 2)
+                    lr += fl[m];
+                else if (a >= ext / 2 && b < ext / 2)
+                    rl += fl[m];
+            }
+            double bb = (double)(lr > rl ? lr : rl) / width;
+            if (bb > bis)
+                bis = bb;
+        }
+    } else if (t->kind == MPP_TOPO_HYPERCUBE) {
+        for (uint32_t d = 0; d < t->dims[0]; d++) {
+            uint64_t up = 0, down = 0;
+            for (uint32_t m = 0; m < n; m++)
+                if ((src[m] ^ dst[m]) & (1u << d)) {
+                    if (src[m] & (1u << d))
+                        down += fl[m];
+                    else
+                        up += fl[m];
+                }
+            double bb = (double)(up > down ? up : down) / (s->N / 2);
+            if (bb > bis)
+                bis = bb;
+        }
+    }
+    return ej > bis ? ej : bis;
+}
+
+/* Queue every node's message to its partner at cycle 0 (a node whose
+ * partner is itself sends nothing: it would not use the network). */
+static int setup_permutation(mpp_sim *s, mpp_err *err)
+{
+    const mpp_synth_config *sc = &s->cfg.synth;
+    uint32_t N = s->N;
+    s->msg_left = calloc(N, sizeof *s->msg_left);
+    uint32_t *src = calloc(N, sizeof *src), *dst = calloc(N, sizeof *dst);
+    uint64_t *fl = calloc(N, sizeof *fl), *dst_flits = calloc(N, sizeof *dst_flits);
+    int rc = 0;
+    if (!s->msg_left || !src || !dst || !fl || !dst_flits) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t p = 0; p < N; p++) {
+        uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
+        if (d == p)
+            continue;
+        uint32_t m = s->nmsg++;
+        src[m] = p;
+        dst[m] = d;
+        uint64_t npk = sc->bytes ? (sc->bytes + 15) / 16 : sc->packets;
+        if (npk > UINT32_MAX) {
+            rc = mpp_err_set(err, MPP_EINVAL, "workload: message of %llu packets is too large",
+                             (unsigned long long)npk);
+            goto out;
+        }
+        for (uint64_t k = 0; k < npk; k++) {
+            uint32_t flits = sc->packet_flits;
+            if (sc->bytes) {
+                uint64_t left = sc->bytes - k * 16;
+                flits = 1 + (uint32_t)((left >= 16 ? 16 : left) + 3) / 4;
+            }
+            mpp_src_entry e = {.created = 0, .tag = m, .dst = d, .flits = flits, .mclass = 0,
+                               .measured = 1};
+            if (!enqueue(s, p, &e)) {
+                rc = mpp_err_set(err, MPP_ENOMEM, "out of memory queueing messages");
+                goto out;
+            }
+            fl[m] += flits;
+            dst_flits[d] += flits;
+            s->created_flits += flits;
+            s->measured_created++;
+            s->manual_outstanding++;
+        }
+        s->msg_left[m] = (uint32_t)npk;
+    }
+    s->lower_bound = permutation_bound(s, dst_flits, src, dst, fl, s->nmsg);
+out:
+    free(src);
+    free(dst);
+    free(fl);
+    free(dst_flits);
+    return rc;
 }
 
 /* --- create / destroy ------------------------------------------------------ */
@@ -122,6 +243,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     mpp_sb_init(&s->report);
     mpp_hist_init(&s->lat_total);
     mpp_hist_init(&s->lat_net);
+    mpp_hist_init(&s->msg_lat);
     const mpp_sim_config *c = &s->cfg;
     if (!c->net.topo || !c->net.routing) {
         mpp_err_set(err, MPP_EINVAL, "configuration names no topology or router");
@@ -130,7 +252,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
-    if (c->workload == MPP_WL_SYNTHETIC) {
+    if (c->workload == MPP_WL_SYNTHETIC || c->workload == MPP_WL_PERMUTATION) {
         if (!c->synth.pattern) {
             mpp_err_set(err, MPP_EINVAL, "workload names no traffic pattern");
             goto fail;
@@ -150,6 +272,18 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         s->thresh = mpp_rng_threshold(c->synth.rate / c->synth.packet_flits);
         s->wstart = c->synth.warmup;
         s->wend = c->synth.warmup + c->synth.measure;
+        if (c->workload == MPP_WL_PERMUTATION) {
+            if (!s->traffic.table) {
+                mpp_err_set(err, MPP_EINVAL,
+                            "workload: pattern '%s' draws a destination per packet; a permutation "
+                            "workload needs a fixed pattern (transpose, bit-reversal, "
+                            "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
+                            c->synth.pattern->name);
+                goto fail;
+            }
+            s->wstart = 0;
+            s->wend = UINT64_MAX;
+        }
     } else {
         s->wstart = 0;
         s->wend = UINT64_MAX;
@@ -193,6 +327,8 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     for (uint32_t o = 0; o < s->net.NE; o++)
         if (s->net.dst[o] != MPP_NONE)
             s->chan_out[s->nchan++] = o;
+    if (c->workload == MPP_WL_PERMUTATION && setup_permutation(s, err))
+        goto fail;
     return s;
 fail:
     mpp_sim_destroy(s);
@@ -216,6 +352,8 @@ void mpp_sim_destroy(mpp_sim *s)
     free(s->node_ejected);
     free(s->matrix);
     free(s->chan_out);
+    free(s->msg_left);
+    mpp_hist_free(&s->msg_lat);
     mpp_net_free(&s->net);
     if (s->traffic_ready)
         mpp_traffic_free(&s->traffic);
@@ -387,6 +525,12 @@ static void finish(mpp_sim *s)
     r->channel_util_mean = ninter ? usum / (double)ninter : 0;
     r->channel_util_max = umax;
     r->peak_vc_flits = s->net.peak_vc;
+    r->makespan = s->msg_lat.n ? s->msg_lat.max : 0;
+    r->message_latency_mean = mpp_hist_mean(&s->msg_lat);
+    r->message_latency_max = s->msg_lat.max;
+    r->lower_bound = s->msg_left ? s->lower_bound : NAN;
+    r->bound_ratio = s->msg_left && s->lower_bound > 0 ? r->message_latency_mean / s->lower_bound
+                                                         : NAN;
     r->drained = s->measured_delivered == s->measured_created;
     /* Saturated (SPEC 2): accepted below 0.95 of the offered rate, or the
      * measured packets did not drain. Also when the network does not carry

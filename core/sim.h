@@ -27,7 +27,11 @@
 typedef enum mpp_flow { MPP_FLOW_WORMHOLE = 0, MPP_FLOW_CUT_THROUGH = 1 } mpp_flow;
 typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1 } mpp_alloc;
 typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0 } mpp_nic_kind;
-typedef enum mpp_workload_kind { MPP_WL_SYNTHETIC = 0, MPP_WL_MANUAL = 1 } mpp_workload_kind;
+typedef enum mpp_workload_kind {
+    MPP_WL_SYNTHETIC = 0,   /* Bernoulli sources, warm-up / measure / drain */
+    MPP_WL_PERMUTATION = 1, /* every node one message to its pattern partner at cycle 0 */
+    MPP_WL_MANUAL = 2       /* API only: packets added with mpp_sim_send */
+} mpp_workload_kind;
 typedef enum mpp_placement { MPP_PLACE_IDENTITY = 0, MPP_PLACE_RANDOM = 1 } mpp_placement;
 
 /* The network: YAML section `network:`. */
@@ -37,6 +41,7 @@ typedef struct mpp_net_config {
     const mpp_routing_ops *routing; /* network.router */
     mpp_blob routing_cfg;           /* network.<router name>: {...} */
     uint32_t vcs;                   /* VCs per input port */
+    uint32_t vcs_per_class;         /* > 0: vcs = classes x this (overrides vcs) */
     uint32_t buffer_flits;          /* flits per VC buffer */
     uint32_t router_delay;          /* cycles from arrival to earliest departure */
     uint32_t link_latency;          /* cycles per channel (>= 1) */
@@ -60,6 +65,11 @@ typedef struct mpp_synth_config {
     uint64_t measure;               /* measurement window, cycles */
     uint32_t drain_factor;          /* drain limit = drain_factor x measure */
     int placement;                  /* mpp_placement */
+    /* MPP_WL_PERMUTATION: each node's message is `packets` packets of
+     * packet_flits flits, or, when bytes > 0, bytes cut into packets of 16
+     * payload bytes (1 header flit + up to 4 data flits of 32 bits). */
+    uint32_t packets;
+    uint64_t bytes;
 } mpp_synth_config;
 
 /* Per-packet record handed to mpp_sim_config.on_packet at delivery. */
@@ -117,6 +127,12 @@ typedef struct mpp_sim_result {
     uint32_t peak_vc_flits;       /* largest occupancy of any VC buffer */
     uint64_t peak_source_queue;   /* longest source queue, packets */
     double latency_mean_us;       /* latency_mean in microseconds (NaN without net_mhz) */
+    uint64_t makespan;            /* permutation: cycle the last message completed */
+    double message_latency_mean;  /* permutation: cycles from issue (cycle 0) to a
+                                     message's last packet delivered, mean */
+    uint64_t message_latency_max;
+    double lower_bound;           /* permutation: max(bisection bound, ejection bound), cycles */
+    double bound_ratio;           /* message_latency_mean / lower_bound */
     bool saturated;               /* accepted < 0.95 x offered, or not drained */
     bool drained;                 /* all measured packets delivered */
     double wall_seconds;          /* host time of mpp_sim_run: NOT deterministic */
