@@ -455,6 +455,7 @@ typedef struct table {
     const char **label;  /* [naxes] column titles */
     int *width;          /* [naxes] */
     int seedw;
+    bool perm;           /* permutation workload: makespan columns */
     size_t next;         /* next run to print */
 } table;
 
@@ -492,6 +493,7 @@ static int table_init(table *t, const mpp_experiment *e)
         t->width[a] = w;
     }
     t->seedw = 4;
+    t->perm = n && mpp_experiment_config(e, 0)->workload == MPP_WL_PERMUTATION;
     for (size_t i = 0; i < n; i++) {
         char buf[32];
         int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->seed);
@@ -511,8 +513,12 @@ static void table_header(const table *t)
 {
     for (size_t a = 0; a < t->naxes; a++)
         printf("%-*s  ", t->width[a], t->label[a]);
-    printf("%*s  %8s  %8s  %12s  %11s  %9s  %9s\n", t->seedw, "seed", "offered", "accepted",
-           "latency_mean", "latency_p99", "hops_mean", "saturated");
+    if (t->perm)
+        printf("%*s  %9s  %14s  %9s  %11s  %11s  %9s\n", t->seedw, "seed", "makespan",
+               "cycles_per_msg", "msg_max", "lower_bound", "bound_ratio", "hops_mean");
+    else
+        printf("%*s  %8s  %8s  %12s  %11s  %9s  %9s\n", t->seedw, "seed", "offered", "accepted",
+               "latency_mean", "latency_p99", "hops_mean", "saturated");
     fflush(stdout);
 }
 
@@ -525,6 +531,18 @@ static void table_row(const table *t, size_t i, const mpp_output_run *r)
         printf("%s\n", r->status == MPP_EDEADLOCK ? "FAILED: deadlock" : "FAILED");
     } else {
         const mpp_sim_result *s = &r->result;
+        if (t->perm) {
+            printf("%9" PRIu64 "  ", s->makespan);
+            print_double(stdout, 14, 1, s->message_latency_mean);
+            printf("  %9" PRIu64 "  ", s->message_latency_max);
+            print_double(stdout, 11, 1, s->lower_bound);
+            fputs("  ", stdout);
+            print_double(stdout, 11, 3, s->bound_ratio);
+            fputs("  ", stdout);
+            print_double(stdout, 9, 3, s->hops_mean);
+            fputc('\n', stdout);
+            return;
+        }
         print_double(stdout, 8, 4, s->offered);
         fputs("  ", stdout);
         print_double(stdout, 8, 4, s->accepted);
@@ -1353,7 +1371,15 @@ static void sim_summary(const mpp_sim_config *cfg, const mpp_sim *s, const mpp_s
            cfg->net.topo ? cfg->net.topo->name : "?", mpp_sim_topology(s)->nodes,
            cfg->net.routing ? cfg->net.routing->name : "?",
            cfg->synth.pattern ? cfg->synth.pattern->name : "?", r->seed);
-    printf("  offered     %.4f flits/node/cycle\n", r->offered);
+    if (cfg->workload == MPP_WL_PERMUTATION) {
+        printf("  makespan    %" PRIu64 " cycles\n", r->makespan);
+        printf("  messages    %.1f mean, %" PRIu64 " max cycles per message\n",
+               r->message_latency_mean, r->message_latency_max);
+        printf("  bound       %.1f cycles (bisection/ejection), ratio %.3f\n", r->lower_bound,
+               r->bound_ratio);
+    } else {
+        printf("  offered     %.4f flits/node/cycle\n", r->offered);
+    }
     printf("  accepted    %.4f flits/node/cycle (least node %.4f)\n", r->accepted,
            r->accepted_min);
     printf("  latency     %.2f mean, %.0f p50, %.0f p99, %" PRIu64

@@ -24,6 +24,10 @@
  *                             #   a topology with a short form also takes it
  *                             #   as a scalar: `mesh: 8x8`, `hypercube: 6`
  *     router: ecube           # a routing name or alias ("dor" = ecube);
+ *                             #   any selector (topology, router, pattern)
+ *                             #   may carry its parameters inline as
+ *                             #   NAME:key=value,... ("romm:k=3") or, for a
+ *                             #   topology, its short form ("mesh:8x8")
  *                             #   default ecube
  *     romm: {k: 2}            # the section named after a routing plug-in
  *     vcs: 2                  # integer 1..64: VCs per input port
@@ -889,6 +893,67 @@ static void name_point(const mpp_experiment *e, size_t p, mpp_err *err)
     mpp_sb_free(&sb);
 }
 
+/* Inline plug-in parameters: a selector written "NAME:ARGS" — a router
+ * "romm:k=3", a pattern "hotspot:fraction=0.5", a topology in its short form
+ * "mesh:8x8" or as "hypercube:dim=8" — becomes NAME plus the keys of its
+ * section, so one sweep axis can vary a plug-in and its parameters
+ * together (`network.router: [ecube, valiant, "romm:k=2", "romm:k=4"]`).
+ * The new keys carry the selector's location for error messages. */
+static int expand_inline(mpp_cfgnode *t, const char *sec, const char *selkey, mpp_err *err)
+{
+    char path[128], w[320];
+    snprintf(path, sizeof path, "%s.%s", sec, selkey);
+    const mpp_cfgnode *sel = mpp_cfgtree_lookup(t, path);
+    if (!sel || mpp_cfgtree_kind(sel) != MPP_CFG_SCALAR)
+        return 0;
+    const char *text = mpp_cfgtree_text(sel), *colon = strchr(text, ':');
+    if (!colon)
+        return 0;
+    char name[64];
+    size_t nl = (size_t)(colon - text);
+    if (nl == 0 || nl >= sizeof name)
+        return mpp_err_set(err, MPP_EINVAL, "%s: key '%s': expected NAME:ARGS, got '%s'",
+                           where(sel, w, sizeof w), path, text);
+    memcpy(name, text, nl);
+    name[nl] = '\0';
+    mpp_sb args;
+    mpp_sb_init(&args);
+    const mpp_topo_ops *topo = strcmp(selkey, "topology") == 0 ? mpp_topo_find(name) : NULL;
+    if (topo && topo->parse_short && !strchr(colon + 1, '=')) {
+        int rc = topo->parse_short(colon + 1, &args, err);
+        if (rc) {
+            mpp_err_prefix(err, "%s: key '%s'", where(sel, w, sizeof w), path);
+            mpp_sb_free(&args);
+            return rc;
+        }
+    } else {
+        for (const char *c = colon + 1; *c; c++)
+            mpp_sb_addc(&args, *c == ',' ? '\n' : *c);
+        mpp_sb_addc(&args, '\n');
+    }
+    int rc = 0;
+    mpp_cfgnode *loc = mpp_cfgtree_copy(sel); /* sel is replaced below */
+    char *save = NULL;
+    for (char *line = strtok_r(args.s, "\n", &save); line && !rc;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(line, '=');
+        if (!eq || eq == line || !eq[1]) {
+            rc = mpp_err_set(err, MPP_EINVAL, "%s: key '%s': expected NAME:key=value,..., got '%s'",
+                             where(sel, w, sizeof w), path, text);
+            break;
+        }
+        *eq = '\0';
+        char kp[256];
+        snprintf(kp, sizeof kp, "%s.%s.%s", sec, name, line);
+        rc = mpp_cfgtree_set(t, kp, 0, mpp_cfgtree_new_scalar(eq + 1, loc), err);
+    }
+    if (!rc)
+        rc = mpp_cfgtree_set(t, path, 0, mpp_cfgtree_new_scalar(name, loc), err);
+    mpp_cfgtree_free(loc);
+    mpp_sb_free(&args);
+    return rc;
+}
+
 /* Resolve sweep point p: a copy of root with the point's values set. */
 static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
                          const mpp_cfgnode *const *values, size_t p, mpp_err *err)
@@ -902,6 +967,12 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
         rc = v ? mpp_cfgtree_set(t, e->axes[a].key, 0, v, err)
                : mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
+    if (!rc)
+        rc = expand_inline(t, "network", "topology", err);
+    if (!rc)
+        rc = expand_inline(t, "network", "router", err);
+    if (!rc)
+        rc = expand_inline(t, "workload", "pattern", err);
     mpp_sim_config c;
     if (!rc)
         rc = resolve_model(t, &c, err);
