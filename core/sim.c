@@ -483,6 +483,7 @@ static void finish(mpp_sim *s)
     uint64_t M = wend > s->wstart ? wend - s->wstart : 0;
     double NM = (double)s->N * (double)M;
     r->seed = c->seed;
+    r->nodes = s->N;
     r->cycles = cyc;
     r->flit_hops = s->net.flit_hops;
     r->router_cycles = (uint64_t)s->topo.routers * cyc;

@@ -106,6 +106,7 @@ void mpp_sim_config_defaults(mpp_sim_config *cfg);
  * function of the configuration. Latencies in cycles. */
 typedef struct mpp_sim_result {
     uint64_t seed;
+    uint32_t nodes;               /* processing nodes of the network */
     uint64_t cycles;              /* all simulated cycles */
     uint64_t flit_hops;           /* all channel traversals (inject, inter-router, eject) */
     uint64_t router_cycles;       /* sum over cycles of routers that did work */

@@ -63,6 +63,7 @@ uint64_t mpp_hist_quantile(const mpp_hist *h, double q)
 
 #define F(name, type, help) {#name, type, offsetof(mpp_sim_result, name), help}
 const mpp_result_field mpp_result_fields[] = {
+    F(nodes, MPP_F_U32, "processing nodes"),
     F(offered, MPP_F_DOUBLE, "offered load, flits/node/cycle"),
     F(injected_rate, MPP_F_DOUBLE, "flits created per node per cycle in the window"),
     F(accepted, MPP_F_DOUBLE, "flits ejected per node per cycle in the window"),
