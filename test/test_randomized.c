@@ -216,6 +216,15 @@ int main(void)
            e.message_latency_mean, v.message_latency_mean, r.message_latency_mean);
     CHECK(e.message_latency_mean <= v.message_latency_mean);
     CHECK(r.message_latency_mean <= 1.05 * v.message_latency_mean);
+    /* mesh study, small: ROMM's cycles per message over the lower bound
+     * stays within 20% from 8x8 to 12x12 on transpose */
+    mpp_sim_config_defaults(&c);
+    test_mesh(&c, 8, 8);
+    double r8 = perm(&c, "romm", "transpose").bound_ratio;
+    test_mesh(&c, 12, 12);
+    double r12 = perm(&c, "romm", "transpose").bound_ratio;
+    printf("romm transpose bound ratio: 8x8 %.3f 12x12 %.3f\n", r8, r12);
+    CHECK(r12 / r8 > 0.8 && r12 / r8 < 1.25);
     /* a random pattern is not a permutation */
     mpp_sim_config_defaults(&c);
     c.workload = MPP_WL_PERMUTATION;
