@@ -397,7 +397,14 @@ static void inject_all(mpp_sim *s)
         uint32_t node = s->nact[k];
         mpp_srcq *q = &s->srcq[node];
         bool busy = false;
-        for (uint32_t l = s->topo.node_link_base[node]; l < s->topo.node_link_base[node + 1]; l++) {
+        /* A node with several links offers its next packet to them in
+         * rotating order, so every link (and, on a fat tree, every first-
+         * level router) carries its share. */
+        uint32_t base = s->topo.node_link_base[node];
+        uint32_t nl = s->topo.node_link_base[node + 1] - base;
+        uint32_t first = nl > 1 ? (uint32_t)(n->cycle % nl) : 0;
+        for (uint32_t j = 0; j < nl; j++) {
+            uint32_t l = base + (first + j) % nl;
             uint32_t before = q->count;
             busy |= mpp_net_inject(n, l, q, &s->srng[node]);
             s->queued -= before - q->count;

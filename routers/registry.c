@@ -8,12 +8,14 @@
 extern const mpp_routing_ops mpp_routing_ecube;
 extern const mpp_routing_ops mpp_routing_valiant;
 extern const mpp_routing_ops mpp_routing_romm;
+extern const mpp_routing_ops mpp_routing_fattree_random;
 extern const mpp_routing_ops mpp_routing_xyyx;
 
 static const mpp_routing_ops *const all[] = {
     &mpp_routing_ecube,
     &mpp_routing_valiant,
     &mpp_routing_romm,
+    &mpp_routing_fattree_random,
     &mpp_routing_xyyx,
     NULL,
 };

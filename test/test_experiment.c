@@ -267,7 +267,7 @@ static void test_unknown_keys(void)
           "network, workload, seed, seeds, sweep, output");
     FAILS("mppnet: 1\nnetwork:\n  vcz: 2\n",
           "t.yaml:3:3: unknown key 'network.vcz'; valid keys of network: topology, router, vcs, "
-          "buffer_flits");
+          "vcs_per_class, buffer_flits");
     FAILS("mppnet: 1\nnetwork:\n  vcz: 2\n", "or a topology section: mesh, hypercube");
     FAILS("mppnet: 1\nworkload:\n  rates: 0.1\n",
           "t.yaml:3:3: unknown key 'workload.rates'; valid keys of workload: pattern, type, rate");

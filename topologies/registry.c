@@ -7,10 +7,12 @@
 
 extern const mpp_topo_ops mpp_topo_mesh;
 extern const mpp_topo_ops mpp_topo_hypercube;
+extern const mpp_topo_ops mpp_topo_cm5_fattree;
 
 static const mpp_topo_ops *const all[] = {
     &mpp_topo_mesh,
     &mpp_topo_hypercube,
+    &mpp_topo_cm5_fattree,
     NULL,
 };
 
