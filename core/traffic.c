@@ -20,6 +20,7 @@
  *                   `nodes`, otherwise uniform
  *   single-random   each source one destination (not itself) drawn at start
  *   randperm        one uniformly random permutation drawn at start
+ *   xor             source XOR mask (every id XOR mask must exist)
  * Invariant: every destination is < N. */
 #include "traffic.h"
 
@@ -284,11 +285,50 @@ static const mpp_pattern_ops pat_randperm = {
     .perm = randperm_perm,
 };
 
+/* --- xor ---------------------------------------------------------------- */
+
+typedef struct xor_cfg {
+    uint32_t mask;
+} xor_cfg;
+
+static const mpp_param xor_params[] = {
+    {"mask", MPP_PT_U32, offsetof(xor_cfg, mask), "1", 0, 1u << 30, NULL,
+     "destination = source XOR mask"},
+};
+
+static bool xor_check(const mpp_topo *t, const void *cfgp, mpp_err *err)
+{
+    const xor_cfg *cfg = cfgp;
+    for (uint32_t i = 0; i < t->nodes; i++)
+        if ((i ^ cfg->mask) >= t->nodes) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "traffic pattern 'xor': node %u XOR mask %u = %u does not exist (%u nodes)",
+                        i, cfg->mask, i ^ cfg->mask, t->nodes);
+            return false;
+        }
+    return true;
+}
+
+static void xor_perm(const mpp_topo *t, const void *cfgp, mpp_rng *rng, uint32_t *tab)
+{
+    const xor_cfg *cfg = cfgp;
+    for (uint32_t i = 0; i < t->nodes; i++)
+        tab[i] = i ^ cfg->mask;
+}
+
+static const mpp_pattern_ops pat_xor = {
+    .name = "xor",
+    .help = "destination = source XOR mask (the pairs of a linear-permutation phase)",
+    .schema = {xor_params, MPP_COUNTOF(xor_params), sizeof(xor_cfg)},
+    .check = xor_check,
+    .perm = xor_perm,
+};
+
 /* --- registry ----------------------------------------------------------- */
 
 static const mpp_pattern_ops *const all[] = {
     &pat_uniform, &pat_noself, &pat_transpose, &pat_bitrev, &pat_bitcomp, &pat_shuffle,
-    &pat_tornado, &pat_neighbor, &pat_hotspot, &pat_single, &pat_randperm, NULL,
+    &pat_tornado, &pat_neighbor, &pat_hotspot, &pat_single, &pat_randperm, &pat_xor, NULL,
 };
 
 const mpp_pattern_ops *mpp_pattern_find(const char *name)
