@@ -42,10 +42,10 @@ typedef struct bench_def {
 } bench_def;
 
 static const bench_def defs[] = {
-    {"a", "mesh:8x8", 0.3, 100000, "8x8 mesh, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, 10k+100k cycles"},
-    {"b", "mesh:8x8", 0.05, 100000, "8x8 mesh, ecube, uniform 0.05, 5-flit, 2 VCs x 8, iSLIP, 10k+100k cycles"},
-    {"c", "hypercube:10", 0.3, 20000, "1024-node hypercube, ecube, uniform 0.3, 5-flit, 2 VCs x 8, 10k+20k cycles"},
-    {"d", "mesh:32x32", 0.08, 20000, "32x32 mesh, ecube, uniform 0.08, 5-flit, 2 VCs x 8, 10k+20k cycles"},
+    {"a", "mesh:8x8", 0.3, 100000, "8x8 mesh, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles"},
+    {"b", "mesh:8x8", 0.05, 100000, "8x8 mesh, ecube, uniform 0.05, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles"},
+    {"c", "hypercube:10", 0.3, 20000, "1024-node hypercube, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles"},
+    {"d", "mesh:32x32", 0.08, 20000, "32x32 mesh, ecube, uniform 0.08, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles"},
 };
 
 size_t mpp_bench_count(void) { return MPP_COUNTOF(defs); }

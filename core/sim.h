@@ -109,7 +109,7 @@ typedef struct mpp_sim_result {
     uint32_t nodes;               /* processing nodes of the network */
     uint64_t cycles;              /* all simulated cycles */
     uint64_t flit_hops;           /* all channel traversals (inject, inter-router, eject) */
-    uint64_t router_cycles;       /* sum over cycles of routers that did work */
+    uint64_t router_cycles;       /* routers x simulated cycles (BookSim's measure of work) */
     double offered;               /* configured rate, flits/node/cycle */
     double injected_rate;         /* flits created per node per cycle in the window */
     double accepted;              /* flits ejected per node per cycle in the window */
@@ -134,7 +134,8 @@ typedef struct mpp_sim_result {
     uint64_t message_latency_max;
     double lower_bound;           /* permutation: max(bisection bound, ejection bound), cycles */
     double bound_ratio;           /* message_latency_mean / lower_bound */
-    bool saturated;               /* accepted < 0.95 x offered, or not drained */
+    bool saturated;               /* accepted < 0.95 x offered, or < 0.98 x the generated
+                                     load, or the measured packets did not drain */
     bool drained;                 /* all measured packets delivered */
     double wall_seconds;          /* host time of mpp_sim_run: NOT deterministic */
 } mpp_sim_result;

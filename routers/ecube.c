@@ -24,7 +24,7 @@ static void ecube_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t
     out->route_class = 0;
 }
 
-static const char *const ecube_aliases[] = {"dor", "e-cube", NULL};
+static const char *const ecube_aliases[] = {"dor", "dim_order", "e-cube", NULL};
 
 const mpp_routing_ops mpp_routing_ecube = {
     .name = "ecube",

@@ -87,7 +87,7 @@ typedef struct ft_cfg {
 } ft_cfg;
 
 static const mpp_param ft_params[] = {
-    {"nodes", MPP_PT_U32, offsetof(ft_cfg, nodes), "32", 1, FT_MAX_NODES, NULL,
+    {"nodes", MPP_PT_U32, offsetof(ft_cfg, nodes), "32", 4, FT_MAX_NODES, NULL,
      "processing nodes: m x 4^h with m = 1, 2 or 3 (4, 8, 12, 16, 32, 48, 64, ...)"},
     {"node_links", MPP_PT_U32, offsetof(ft_cfg, node_links), "2", 1, 4, NULL,
      "links from each node, to that many different level-1 routers (CM-5: 2)"},

@@ -1,4 +1,4 @@
-/* topologies/hypercube.c — binary n-cube, N = 2^n nodes (n = 0..20).
+/* topologies/hypercube.c — binary n-cube, N = 2^n nodes (n = 1..20).
  *
  * dim 1..20 (or nodes = 2^dim). One router per node, router id = node id = its n-bit address. Local port d
  * (0 <= d < n) leads to the neighbour across dimension d (address XOR 2^d);
