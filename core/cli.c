@@ -56,6 +56,7 @@
 #include "bench.h"
 #include "experiment.h"
 #include "output.h"
+#include "plot.h"
 #include "sim.h"
 #include "strbuf.h"
 
@@ -90,6 +91,7 @@ static const char help_main[] =
     "  run EXP.yaml     run an experiment (sweep points x seeds), write results\n"
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
+    "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
     "  list [FAMILY]    topologies, routers and traffic patterns with parameters\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
     "  help [COMMAND]   help on a command (also: mppnet COMMAND --help)\n"
@@ -895,34 +897,13 @@ static int run_parallel(run_ctx *c, size_t nworkers)
 
 /* ---- plot ---------------------------------------------------------------- */
 
-static bool on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        return false;
-    char buf[4096];
-    for (const char *p = path; *p;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        int l = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", prog);
-        if (!n)
-            l = snprintf(buf, sizeof buf, "./%s", prog);
-        if (l > 0 && (size_t)l < sizeof buf && access(buf, X_OK) == 0)
-            return true;
-        p += n + (colon != NULL);
-        if (!colon)
-            break;
-    }
-    return false;
-}
-
 /* Write DIR/latency.gp and run gnuplot on it to make DIR/latency.png
  * (through .latency.png.tmp and a rename). Silent when gnuplot is missing
  * or there is no rate axis; a note on stderr when gnuplot fails. */
 static void make_plot(const char *dir, const mpp_experiment *e, const mpp_output_run *runs,
                       size_t nruns, bool quiet)
 {
-    if (!on_path("gnuplot"))
+    if (!mpp_output_on_path("gnuplot"))
         return;
     mpp_sb sb;
     mpp_sb_init(&sb);
@@ -1727,6 +1708,7 @@ static const command commands[] = {
     {"check", cmd_check, help_check},
     {"list", cmd_list, help_list},
     {"bench", cmd_bench, help_bench},
+    {"plot", mpp_plot_main, mpp_plot_help},
 };
 
 static const command *find_command(const char *name)

@@ -450,6 +450,29 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
     return rc;
 }
 
+/* ---- gnuplot pieces shared with core/plot.c ------------------------------ */
+
+void mpp_output_gp_string(mpp_sb *sb, const char *s)
+{
+    mpp_sb_addc(sb, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            mpp_sb_addc(sb, '\\');
+        if (*s != '\n')
+            mpp_sb_addc(sb, *s);
+    }
+    mpp_sb_addc(sb, '"');
+}
+
+void mpp_output_gp_terminal(mpp_sb *sb)
+{
+    mpp_sb_add(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+                   "    set terminal pngcairo size 900,600 noenhanced\n"
+                   "} else {\n"
+                   "    set terminal png size 900,600 noenhanced\n"
+                   "}\n");
+}
+
 /* ---- latency-load plot ------------------------------------------------ */
 
 /* One point of a curve: the mean over seeds at one rate value. */
@@ -472,19 +495,6 @@ static bool same_other_axes(const mpp_experiment *e, size_t rate_axis, size_t i,
         if (a != rate_axis && strcmp(mpp_experiment_value(e, i, a), mpp_experiment_value(e, j, a)))
             return false;
     return true;
-}
-
-/* Append a gnuplot string literal (double quotes, \ and " escaped). */
-static void gp_str(mpp_sb *sb, const char *s)
-{
-    mpp_sb_addc(sb, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            mpp_sb_addc(sb, '\\');
-        if (*s != '\n')
-            mpp_sb_addc(sb, *s);
-    }
-    mpp_sb_addc(sb, '"');
 }
 
 bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
@@ -542,18 +552,14 @@ bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_outpu
 
     mpp_sb_add(sb, "# Latency-load plot written by mppnet; run `gnuplot latency.gp`.\n");
     mpp_sb_add(sb, "if (!exists(\"outfile\")) outfile = \"latency.png\"\n");
-    mpp_sb_add(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-                   "    set terminal pngcairo size 900,600 noenhanced\n"
-                   "} else {\n"
-                   "    set terminal png size 900,600 noenhanced\n"
-                   "}\n");
+    mpp_output_gp_terminal(sb);
     mpp_sb_add(sb, "set output outfile\nset title ");
     {
         mpp_sb t;
         mpp_sb_init(&t);
         mpp_sb_add(&t, mpp_experiment_name(e));
         mpp_sb_add(&t, ": mean packet latency vs offered load");
-        gp_str(sb, mpp_sb_ok(&t) ? t.s : "latency");
+        mpp_output_gp_string(sb, mpp_sb_ok(&t) ? t.s : "latency");
         mpp_sb_free(&t);
     }
     mpp_sb_add(sb, "\nset xlabel \"offered load (flits/node/cycle)\"\n"
@@ -583,7 +589,7 @@ bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_outpu
                           mpp_experiment_value(e, curves[c].first_run, a));
         }
         mpp_sb_printf(sb, "%s $curve%zu with linespoints title ", c ? "," : "", c);
-        gp_str(sb, !mpp_sb_ok(&t) ? "" : t.len ? t.s : mpp_experiment_name(e));
+        mpp_output_gp_string(sb, !mpp_sb_ok(&t) ? "" : t.len ? t.s : mpp_experiment_name(e));
         mpp_sb_free(&t);
     }
     mpp_sb_addc(sb, '\n');
@@ -591,4 +597,24 @@ out:
     free(curves);
     free(pool);
     return any;
+}
+
+/* True when an executable prog is on $PATH (see output.h). */
+bool mpp_output_on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        return false;
+    char buf[4096];
+    for (const char *p = path;;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        int l = n ? snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog)
+                  : snprintf(buf, sizeof buf, "./%s", prog);
+        if (l > 0 && (size_t)l < sizeof buf && access(buf, X_OK) == 0)
+            return true;
+        if (!colon)
+            return false;
+        p = colon + 1;
+    }
 }

@@ -111,6 +111,15 @@ void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns)
 int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
                          const mpp_output_run *runs, size_t nruns, mpp_err *err);
 
+/* Append s as a gnuplot double-quoted string literal (\ and " escaped,
+ * newlines dropped). */
+void mpp_output_gp_string(mpp_sb *sb, const char *s);
+
+/* Append the gnuplot lines that choose the output terminal: pngcairo
+ * 900x600 when this gnuplot has it, else png 900x600 (both noenhanced, so
+ * labels print as written). Shared by every plot script mppnet writes. */
+void mpp_output_gp_terminal(mpp_sb *sb);
+
 /* The gnuplot script of the latency-load plot: latency_mean against offered
  * for the finished runs, one curve per combination of the sweep axes other
  * than workload.rate (seeds averaged), written to the file named by the
@@ -119,5 +128,8 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
  * finished. */
 bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
                             size_t nruns);
+
+/* True when an executable named prog is found on $PATH. */
+bool mpp_output_on_path(const char *prog);
 
 #endif
