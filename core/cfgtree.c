@@ -867,6 +867,10 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
     case MPP_PT_U32LIST:
         snprintf(buf, size, "a list of at most %d integers%s", MPP_U32LIST_MAX, range);
         break;
+    case MPP_PT_SENDLIST:
+        snprintf(buf, size, "a list of at most %d [src, dst, bytes] triples (node ids%s)",
+                 MPP_SENDLIST_MAX, range);
+        break;
     case MPP_PT_DOUBLE:
         snprintf(buf, size, "a number%s", range);
         break;
@@ -1119,6 +1123,43 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
             l.v[l.n++] = (uint32_t)v;
         }
         memcpy(dst, &l, sizeof l);
+        return 0;
+    }
+    case MPP_PT_SENDLIST: {
+        mpp_sendlist *l = calloc(1, sizeof *l);
+        if (!l)
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        if (n->kind != MPP_CFG_SEQ || n->n > MPP_SENDLIST_MAX) {
+            free(l);
+            return bad_value(n, p, p->type, keypath, err);
+        }
+        mpp_param node = *p, bytes = *p;
+        node.type = MPP_PT_U32;
+        bytes.type = MPP_PT_BYTES;
+        bytes.min = 0;
+        bytes.max = 1e15;
+        for (size_t i = 0; i < n->n; i++) {
+            const mpp_cfgnode *t = n->val[i];
+            char kp[200];
+            snprintf(kp, sizeof kp, "%s[%zu]", keypath, i);
+            if (t->kind != MPP_CFG_SEQ || t->n != 3) {
+                free(l);
+                return bad_value(t, p, p->type, kp, err);
+            }
+            uint64_t a, b, c;
+            if ((rc = convert_int(t->val[0], &node, MPP_PT_U32, kp, net_mhz, &a, err)) ||
+                (rc = convert_int(t->val[1], &node, MPP_PT_U32, kp, net_mhz, &b, err)) ||
+                (rc = convert_int(t->val[2], &bytes, MPP_PT_BYTES, kp, net_mhz, &c, err))) {
+                free(l);
+                return rc;
+            }
+            l->v[l->n].src = (uint32_t)a;
+            l->v[l->n].dst = (uint32_t)b;
+            l->v[l->n].bytes = c;
+            l->n++;
+        }
+        memcpy(dst, l, sizeof *l);
+        free(l);
         return 0;
     }
     }

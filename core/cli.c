@@ -57,6 +57,7 @@
 #include "experiment.h"
 #include "output.h"
 #include "plot.h"
+#include "preset.h"
 #include "sim.h"
 #include "strbuf.h"
 
@@ -166,7 +167,7 @@ static const char help_check[] =
     "file:line:column) and exits 2.\n";
 
 static const char help_list[] =
-    "usage: mppnet list [topologies|routers|patterns]\n"
+    "usage: mppnet list [topologies|routers|patterns|presets]\n"
     "\n"
     "List the registered plug-ins of a family (all families without an\n"
     "argument): name, aliases, a line of help, and each parameter with its\n"
@@ -1503,6 +1504,7 @@ static const char *ptype_name(mpp_ptype t)
     case MPP_PT_BYTES: return "bytes";
     case MPP_PT_CYCLES: return "cycles";
     case MPP_PT_U32LIST: return "integer list";
+    case MPP_PT_SENDLIST: return "send list";
     }
     return "?";
 }
@@ -1548,14 +1550,16 @@ static int cmd_list(int argc, char **argv)
     }
     if (argc > 2)
         return usage_error("list", "too many arguments");
-    bool topo = true, rout = true, pat = true;
+    bool topo = true, rout = true, pat = true, pre = true;
     if (argc == 2) {
         const char *f = argv[1];
         topo = !strcmp(f, "topologies") || !strcmp(f, "topology");
         rout = !strcmp(f, "routers") || !strcmp(f, "router") || !strcmp(f, "routing");
         pat = !strcmp(f, "patterns") || !strcmp(f, "pattern") || !strcmp(f, "traffic");
-        if (!topo && !rout && !pat)
-            return usage_error("list", "unknown family '%s' (topologies, routers, patterns)", f);
+        pre = !strcmp(f, "presets") || !strcmp(f, "machines") || !strcmp(f, "machine");
+        if (!topo && !rout && !pat && !pre)
+            return usage_error("list", "unknown family '%s' (topologies, routers, patterns, presets)",
+                               f);
     }
     if (topo) {
         printf("topologies (network.topology; parameters network.<name>.<key>):\n");
@@ -1581,6 +1585,12 @@ static int cmd_list(int argc, char **argv)
             list_entry((*p)->name, (*p)->aliases, (*p)->help);
             list_schema(&(*p)->schema);
         }
+    }
+    if (pre) {
+        printf("%smachine presets (machine: NAME; experiments/machines/NAME.yaml):\n",
+               topo || rout || pat ? "\n" : "");
+        for (size_t i = 0; i < mpp_npresets; i++)
+            list_entry(mpp_presets[i].name, NULL, mpp_presets[i].help);
     }
     return fflush(stdout) == 0 ? 0 : 2;
 }

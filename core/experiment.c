@@ -17,6 +17,10 @@
  *   name: quickstart          # text; default: the file's base name without
  *                             #   .yaml/.yml ("experiment" for YAML text)
  *   description: "..."        # free text, not used
+ *   machine: cm5              # a shipped machine preset (cm5, paragon,
+ *                             #   hypercube): its network: and node: keys
+ *                             #   apply under whatever the file and the
+ *                             #   command line say
  *   network:
  *     topology: mesh          # a topology name (mppnet list); default mesh
  *     mesh: {rows: 8, cols: 8}  # the section named after a topology holds
@@ -120,13 +124,17 @@
 #include <string.h>
 
 #include "cfgtree.h"
+#include "preset.h"
 
 /* ----------------------------------------------------------- the schemas */
 
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", NULL};
-static const char *const nic_choices[] = {"ideal", NULL};
-static const char *const workload_choices[] = {"synthetic", "permutation", NULL};
+static const char *const nic_choices[] = {"ideal", "model", NULL};
+static const char *const workload_choices[] = {"synthetic", "permutation", "messages", NULL};
+static const char *const paradigm_choices[] = {"sync", "async", "am", "am_put", NULL};
+static const char *const shape_choices[] = {"permutation", "gather", "list", NULL};
+static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
 static const char *const placement_choices[] = {"identity", "random", NULL};
 
 #define NET(f) offsetof(mpp_sim_config, net.f)
@@ -175,7 +183,57 @@ static const mpp_param workload_params[] = {
     {"packets", MPP_PT_U32, SYN(packets), "32", 1, 1000000, NULL,
      "permutation: packets per message"},
     {"bytes", MPP_PT_BYTES, SYN(bytes), "0", 0, 1e12, NULL,
-     "permutation: message size in bytes (0: use packets x packet_flits)"},
+     "permutation: message size in bytes (0: use packets x packet_flits); messages: bytes "
+     "per message"},
+    {"paradigm", MPP_PT_ENUM, SYN(paradigm), "sync", 0, 0, paradigm_choices,
+     "messages: messaging paradigm"},
+    {"shape", MPP_PT_ENUM, SYN(shape), "permutation", 0, 0, shape_choices,
+     "messages: permutation (by pattern), gather (senders -> receiver) or list (sends)"},
+    {"senders", MPP_PT_U32, SYN(senders), "1", 0, 1u << 20, NULL,
+     "messages, gather: nodes 0..senders-1 send"},
+    {"receiver", MPP_PT_U32, SYN(receiver), "0", 0, 1u << 20, NULL,
+     "messages, gather: the receiving node"},
+    {"sends", MPP_PT_SENDLIST, SYN(sends), "[]", 0, 1u << 20, NULL,
+     "messages, list: [[src, dst, bytes], ...]"},
+};
+
+#define NODE(f) offsetof(mpp_sim_config, node.f)
+
+/* `node:` keys: the processor and network interface (nic: model and the
+ * messages workload). */
+static const mpp_param node_params[] = {
+    {"cpu_mhz", MPP_PT_DOUBLE, NODE(cpu_mhz), "0", 0, 1e6, NULL,
+     "processor clock in MHz (0: unknown; needed by node programs)"},
+    {"interfaces", MPP_PT_U32, NODE(interfaces), "1", 1, 8, NULL,
+     "NIC interfaces, each a message class with its own FIFOs"},
+    {"send_fifo_packets", MPP_PT_U32, NODE(send_fifo_packets), "8", 1, 1u << 20, NULL,
+     "send FIFO depth per interface, packets"},
+    {"recv_fifo_packets", MPP_PT_U32, NODE(recv_fifo_packets), "8", 1, 1u << 20, NULL,
+     "receive FIFO depth per interface, packets"},
+    {"payload_words", MPP_PT_U32, NODE(payload_words), "4", 1, 1024, NULL,
+     "data words per packet (plus one header word)"},
+    {"word_bits", MPP_PT_U32, NODE(word_bits), "32", 8, 1024, NULL, "bits per word"},
+    {"flit_bits", MPP_PT_U32, NODE(flit_bits), "32", 1, 4096, NULL, "bits per flit"},
+    {"send_packet_cycles", MPP_PT_U32, NODE(send_packet_cycles), "50", 0, 1e9, NULL,
+     "CPU cycles to write a packet into a send FIFO"},
+    {"recv_packet_cycles", MPP_PT_U32, NODE(recv_packet_cycles), "50", 0, 1e9, NULL,
+     "CPU cycles to read a packet from a receive FIFO"},
+    {"send_msg_cycles", MPP_PT_U32, NODE(send_msg_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per message sent (software overhead)"},
+    {"recv_msg_cycles", MPP_PT_U32, NODE(recv_msg_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per receive posted (software overhead)"},
+    {"poll_cycles", MPP_PT_U32, NODE(poll_cycles), "5", 0, 1e9, NULL,
+     "CPU cycles of a poll that finds a packet"},
+    {"interrupt_cycles", MPP_PT_U32, NODE(interrupt_cycles), "100", 0, 1e9, NULL,
+     "CPU cycles to enter and leave an interrupt handler"},
+    {"handler_cycles", MPP_PT_U32, NODE(handler_cycles), "20", 0, 1e9, NULL,
+     "CPU cycles of an active-message or completion handler"},
+    {"barrier_cycles", MPP_PT_CYCLES, NODE(barrier_cycles), "10", 0, 0, NULL,
+     "control network: network cycles from the last entry to the release"},
+    {"reduce_cycles", MPP_PT_CYCLES, NODE(reduce_cycles), "20", 0, 0, NULL,
+     "control network: network cycles of a reduction"},
+    {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
+     "active messages run their handler when polled, or on interrupt"},
 };
 #define WORKLOAD_SELECTOR_AT 1
 
@@ -194,8 +252,8 @@ static const mpp_param output_params[] = {
      "plot with gnuplot when it is installed"},
 };
 
-static const char *const top_keys[] = {"mppnet", "name",  "description", "network", "workload",
-                                       "seed",   "seeds", "sweep",       "output"};
+static const char *const top_keys[] = {"mppnet", "name",  "description", "machine", "network",
+                                       "node",   "workload", "seed", "seeds", "sweep", "output"};
 
 static const char *const default_topology = "mesh";
 static const char *const default_router = "ecube";
@@ -287,6 +345,7 @@ void mpp_sim_config_defaults(mpp_sim_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     schema_defaults(network_params, MPP_COUNTOF(network_params), cfg);
     schema_defaults(workload_params, MPP_COUNTOF(workload_params), cfg);
+    schema_defaults(node_params, MPP_COUNTOF(node_params), cfg);
     schema_defaults(top_params, MPP_COUNTOF(top_params), cfg);
     cfg->net.topo = mpp_topo_find(default_topology);
     if (cfg->net.topo)
@@ -614,6 +673,9 @@ static int resolve_model(const mpp_cfgnode *root, mpp_sim_config *cfg, mpp_err *
         goto out;
     cfg->net.topo = fams[0].chosen->ops;
     cfg->net.routing = fams[1].chosen->ops;
+    if ((rc = resolve_section(mpp_cfgtree_get(root, "node"), "node", node_params,
+                              MPP_COUNTOF(node_params), NULL, 0, NULL, cfg, err)))
+        goto out;
     if ((rc = resolve_section(wl, "workload", workload_params, MPP_COUNTOF(workload_params),
                               &fams[2], 1, NULL, cfg, err)))
         goto out;
@@ -822,10 +884,11 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
         const mpp_cfgnode *v = mpp_cfgtree_item(sw, a);
         const char *key = mpp_cfgtree_text(k);
         if ((strncmp(key, "network.", 8) != 0 || !key[8]) &&
-            (strncmp(key, "workload.", 9) != 0 || !key[9]))
+            (strncmp(key, "workload.", 9) != 0 || !key[9]) &&
+            (strncmp(key, "node.", 5) != 0 || !key[5]))
             return mpp_err_set(err, MPP_EINVAL,
-                               "%s: key 'sweep.%s': only keys under network. and workload. can "
-                               "be swept (seeds go in 'seeds: [...]')",
+                               "%s: key 'sweep.%s': only keys under network., node. and "
+                               "workload. can be swept (seeds go in 'seeds: [...]')",
                                where(k, w, sizeof w), key);
         if (mpp_cfgtree_kind(v) != MPP_CFG_SEQ || !mpp_cfgtree_len(v)) {
             const char *t = mpp_cfgtree_text(v);
@@ -996,6 +1059,68 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
     return 0;
 }
 
+/* Fill what root does not say from the preset tree pre, key by key, at
+ * path (maps merge recursively; everything root says wins). */
+static int merge_missing(mpp_cfgnode *root, const mpp_cfgnode *pre, const char *path,
+                         mpp_err *err)
+{
+    for (size_t i = 0; i < mpp_cfgtree_len(pre); i++) {
+        const char *key = mpp_cfgtree_text(mpp_cfgtree_key(pre, i));
+        const mpp_cfgnode *pv = mpp_cfgtree_item(pre, i);
+        char kp[256];
+        snprintf(kp, sizeof kp, "%s%s%s", path, path[0] ? "." : "", key);
+        const mpp_cfgnode *have = mpp_cfgtree_lookup(root, kp);
+        if (!have) {
+            mpp_cfgnode *v = mpp_cfgtree_copy(pv);
+            int rc = mpp_cfgtree_set(root, kp, 0, v, err);
+            if (rc)
+                return rc;
+        } else if (mpp_cfgtree_kind(have) == MPP_CFG_MAP && mpp_cfgtree_kind(pv) == MPP_CFG_MAP) {
+            int rc = merge_missing(root, pv, kp, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* `machine: NAME`: the shipped preset NAME (its network: and node:
+ * sections) under whatever the file and the command line say. */
+static int apply_machine(mpp_cfgnode *root, mpp_err *err)
+{
+    const mpp_cfgnode *m = mpp_cfgtree_get(root, "machine");
+    if (!m)
+        return 0;
+    char w[320];
+    const char *name = mpp_cfgtree_text(m);
+    const mpp_preset *p = name ? mpp_preset_find(name) : NULL;
+    if (!p) {
+        mpp_sb sb;
+        mpp_sb_init(&sb);
+        mpp_sb_printf(&sb, "%s: key 'machine': unknown machine preset '%.60s'; known presets: ",
+                      where(m, w, sizeof w), name ? name : "(not a name)");
+        for (size_t i = 0; i < mpp_npresets; i++)
+            mpp_sb_printf(&sb, "%s%s", i ? ", " : "", mpp_presets[i].name);
+        return fail_sb(err, MPP_EINVAL, &sb);
+    }
+    mpp_cfgnode *pre = mpp_cfgtree_parse_text(p->text, strlen(p->text), p->file, err);
+    if (!pre)
+        return err ? err->code : MPP_EINVAL;
+    int rc = 0;
+    for (size_t i = 0; i < mpp_cfgtree_len(pre) && !rc; i++) {
+        const char *key = mpp_cfgtree_text(mpp_cfgtree_key(pre, i));
+        const mpp_cfgnode *v = mpp_cfgtree_item(pre, i);
+        if (strcmp(key, "network") && strcmp(key, "node"))
+            continue; /* mppnet, name, description of the preset file */
+        if (!mpp_cfgtree_get(root, key))
+            rc = mpp_cfgtree_set(root, key, 0, mpp_cfgtree_copy(v), err);
+        else
+            rc = merge_missing(root, v, key, err);
+    }
+    mpp_cfgtree_free(pre);
+    return rc;
+}
+
 /* Apply the overrides to root, in order. */
 static int apply_overrides(mpp_cfgnode *root, size_t n, const char *const *ov, mpp_err *err)
 {
@@ -1046,7 +1171,7 @@ static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name, si
                     mpp_cfgtree_kind(root) == MPP_CFG_SEQ ? "a list" : "a single value");
         goto fail;
     }
-    if (apply_overrides(root, noverrides, overrides, err))
+    if (apply_overrides(root, noverrides, overrides, err) || apply_machine(root, err))
         goto fail;
     if (mpp_cfgtree_is_null(root)) {
         mpp_err_set(err, MPP_EINVAL,
@@ -1275,6 +1400,16 @@ static void em_param(emitter *em, const mpp_param *p, const void *base)
         mpp_sb_addc(em->sb, ']');
         break;
     }
+    case MPP_PT_SENDLIST: {
+        const mpp_sendlist *l = (const mpp_sendlist *)src;
+        mpp_sb_addc(em->sb, '[');
+        for (uint32_t i = 0; i < l->n; i++)
+            mpp_sb_printf(em->sb, "%s[%" PRIu32 ",%s%" PRIu32 ",%s%" PRIu64 "]",
+                          i ? (em->json ? "," : ", ") : "", l->v[i].src, em->json ? "" : " ",
+                          l->v[i].dst, em->json ? "" : " ", l->v[i].bytes);
+        mpp_sb_addc(em->sb, ']');
+        break;
+    }
     case MPP_PT_ENUM:
         break;
     }
@@ -1316,6 +1451,11 @@ static void dump(const mpp_sim_config *c, mpp_sb *sb, bool json)
               &c->synth.pattern_cfg);
     em_rows(&em, workload_params, WORKLOAD_SELECTOR_AT, MPP_COUNTOF(workload_params), c);
     em_close(&em);
+    if (c->workload == MPP_WL_MESSAGES || c->net.nic == MPP_NIC_MODEL) {
+        em_open(&em, "node");
+        em_rows(&em, node_params, 0, MPP_COUNTOF(node_params), c);
+        em_close(&em);
+    }
     em_rows(&em, top_params, 0, MPP_COUNTOF(top_params), c);
     if (json)
         mpp_sb_addc(sb, '}');

@@ -128,6 +128,26 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->dst = xcalloc(NE, sizeof *n->dst, &ok);
     n->src = xcalloc(NE, sizeof *n->src, &ok);
     n->sink = xcalloc(NE, sizeof *n->sink, &ok);
+    n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
+    n->nic_model = nc->nic == MPP_NIC_MODEL;
+    uint32_t fifo_flits = 0;
+    if (n->nic_model) {
+        const mpp_node_config *nd = &cfg->node;
+        if (nd->recv_fifo_packets < 1 || nd->word_bits < 1 || nd->flit_bits < 1)
+            return mpp_err_set(err, MPP_EINVAL,
+                               "node: recv_fifo_packets, word_bits and flit_bits must be at least 1");
+        uint64_t full = ((1 + (uint64_t)nd->payload_words) * nd->word_bits + nd->flit_bits - 1) /
+                        nd->flit_bits;
+        /* each of a node's links reserves in its own share of the FIFO (at
+         * least one packet), so links never contend for the same space */
+        uint32_t maxl = 1;
+        for (uint32_t v = 0; v < t->nodes; v++)
+            if (t->node_link_base[v + 1] - t->node_link_base[v] > maxl)
+                maxl = t->node_link_base[v + 1] - t->node_link_base[v];
+        uint64_t per = nd->recv_fifo_packets / maxl;
+        fifo_flits = (uint32_t)((per ? per : 1) * full);
+        n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
+    }
     n->buf = xcalloc((size_t)P * V * B, sizeof *n->buf, &ok);
     n->ihead = xcalloc((size_t)P * V, sizeof *n->ihead, &ok);
     n->icount = xcalloc((size_t)P * V, sizeof *n->icount, &ok);
@@ -158,10 +178,12 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->lpkt = xcalloc(n->L, sizeof *n->lpkt, &ok);
     n->lsent = xcalloc(n->L, sizeof *n->lsent, &ok);
     n->lvc = xcalloc(n->L, sizeof *n->lvc, &ok);
+    n->lq = xcalloc(n->L, sizeof *n->lq, &ok);
 
     /* Every live packet has a flit in a buffer or on a channel, or is the
      * packet a node link is starting: this bounds the pool exactly. */
-    uint64_t cap = (uint64_t)P * V * B + (uint64_t)NE * (n->link_lat + n->delay) + n->L + 1;
+    uint64_t cap = (uint64_t)P * V * B + (uint64_t)NE * (n->link_lat + n->delay) + n->L + 1 +
+                   (uint64_t)t->links * n->message_classes * fifo_flits;
     if (cap >= (1u << 30))
         return mpp_err_set(err, MPP_EINVAL, "network too large for 30-bit packet handles");
     n->pool_cap = (uint32_t)cap;
@@ -192,14 +214,19 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
         n->dst[g] = in;
         n->src[in] = g;
         if (peer & MPP_TOPO_NODE) {
-            /* nic: ideal — the node swallows a flit per cycle, no credits */
+            /* the node swallows a flit per cycle: no per-VC credits (nic:
+             * ideal), or the receive-FIFO credits of its class (nic: model) */
             n->sink[g] = 1;
+            n->sink_node[g] = t->link_node[peer & ~MPP_TOPO_NODE];
             n->dst[P + (peer & ~MPP_TOPO_NODE)] = g;
             n->src[g] = P + (peer & ~MPP_TOPO_NODE);
         }
     }
     for (size_t i = 0; i < (size_t)NE * V; i++)
         n->credits[i] = B;
+    if (n->nic_model)
+        for (size_t i = 0; i < (size_t)t->links * n->message_classes; i++)
+            n->ej_credits[i] = fifo_flits;
     for (size_t i = 0; i < (size_t)P * V; i++)
         n->iout[i] = n->iovc[i] = MPP_NONE;
     for (uint32_t r = 0; r < R; r++) {
@@ -224,7 +251,7 @@ void mpp_net_free(mpp_net *n)
                     n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
                     n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
                     n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
-                    n->lsent, n->lvc, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
+                    n->lsent, n->lvc, n->lq, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -384,6 +411,11 @@ static inline void traverse(mpp_net *n, uint32_t r, uint32_t g, uint32_t v)
     size_t ov = (size_t)out * V + ovc;
     if (!n->sink[out])
         n->credits[ov]--;
+    else if (n->nic_model && (flit & MPP_FLIT_HEAD)) {
+        mpp_packet *p = &n->pkt[flit >> 2];
+        p->eject_link = n->dst[out] - n->P;
+        n->ej_credits[(size_t)p->eject_link * n->message_classes + p->mclass] -= p->flits;
+    }
     if ((flit & MPP_FLIT_HEAD) && n->dst[out] < n->P)
         n->pkt[flit >> 2].hops++;
     send_flit(n, out, ovc, flit);
@@ -405,7 +437,20 @@ static inline bool eligible(mpp_net *n, uint32_t r, uint32_t ip, size_t iv)
             return false;
     }
     uint32_t out = n->iout[iv];
-    return n->sink[out] || n->credits[(size_t)out * n->V + n->iovc[iv]] > 0;
+    if (n->sink[out]) {
+        if (!n->nic_model)
+            return true;
+        /* a packet enters the receive FIFO only when the FIFO has room for
+         * all of it (reserved by its head): partial packets of several
+         * links or VCs can then never fill the FIFO between them */
+        uint32_t flit = n->buf[iv * n->B + n->ihead[iv]];
+        if (!(flit & MPP_FLIT_HEAD))
+            return true;
+        const mpp_packet *p = &n->pkt[flit >> 2];
+        return n->ej_credits[(size_t)(n->dst[out] - n->P) * n->message_classes + p->mclass] >=
+               p->flits;
+    }
+    return n->credits[(size_t)out * n->V + n->iovc[iv]] > 0;
 }
 
 static inline uint32_t rr_pick(uint64_t mask, uint32_t start, uint32_t width)
@@ -551,15 +596,26 @@ void mpp_net_routers(mpp_net *n)
 
 /* --- node injection -------------------------------------------------------- */
 
-bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *q, mpp_rng *rng)
+bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *rng)
 {
     uint32_t out = n->P + l, V = n->V;
+    mpp_srcq *q = NULL;
     if (n->lpkt[l] == MPP_NONE) {
-        if (!q->count)
-            return false;
+        bool waiting = false;
+        for (uint32_t k = 0; k < nq; k++) {
+            uint32_t j = (n->lq[l] + k) % nq;
+            if (!qs[j].count)
+                continue;
+            waiting = true;
+            if (mpp_srcq_front(&qs[j])->created < n->cycle) {
+                q = &qs[j];
+                n->lq[l] = (j + 1) % nq;
+                break;
+            }
+        }
+        if (!q)
+            return waiting; /* nothing, or only packets injectable later */
         mpp_src_entry *e = mpp_srcq_front(q);
-        if (e->created >= n->cycle)
-            return true; /* created this cycle: injectable from the next */
         uint32_t per_m = n->route_classes * n->vcs_per_class;
         uint32_t lo = e->mclass * per_m, span = per_m;
         bool ct = n->flow == MPP_FLOW_CUT_THROUGH;
@@ -622,12 +678,41 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *q, mpp_rng *rng)
     if (flit & MPP_FLIT_TAIL) {
         n->obusy[ov] = 0;
         n->lpkt[l] = MPP_NONE;
-        return q->count > 0;
+        for (uint32_t k = 0; k < nq; k++)
+            if (qs[k].count)
+                return true;
+        return false;
     }
     return true;
 }
 
+void mpp_net_fifo_release(mpp_net *n, uint32_t h)
+{
+    const mpp_packet *p = &n->pkt[h];
+    n->ej_credits[(size_t)p->eject_link * n->message_classes + p->mclass] += p->flits;
+}
+
+void mpp_net_pkt_free(mpp_net *n, uint32_t h)
+{
+    n->pkt[h].next_free = n->free_head;
+    n->free_head = h;
+    n->pool_used--;
+}
+
 /* --- accounting, checks, reports ------------------------------------------ */
+
+bool mpp_net_idle(const mpp_net *n)
+{
+    if (n->nactive || mpp_net_flits_in_flight(n))
+        return false;
+    for (uint32_t s = 0; s < n->W; s++)
+        if (n->cn[s] || n->fn[s])
+            return false;
+    for (uint32_t l = 0; l < n->L; l++)
+        if (n->lpkt[l] != MPP_NONE)
+            return false;
+    return true;
+}
 
 uint64_t mpp_net_flits_in_flight(const mpp_net *n)
 {

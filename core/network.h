@@ -36,6 +36,7 @@ typedef struct mpp_packet {
     uint64_t tag;
     mpp_route_state route;
     uint32_t next_free;      /* pool free list */
+    uint32_t eject_link;     /* node link it left the network by (nic: model) */
     uint8_t mclass;          /* message class */
     uint8_t measured;
 } mpp_packet;
@@ -85,7 +86,11 @@ typedef struct mpp_net {
     /* channels */
     uint32_t *dst;                /* [NE] output endpoint -> input endpoint (MPP_NONE) */
     uint32_t *src;                /* [NE] input endpoint -> output endpoint (MPP_NONE) */
-    uint8_t *sink;                /* [NE] output feeds an ideal node: no credits */
+    uint8_t *sink;                /* [NE] output ejects into a node */
+    uint32_t *sink_node;          /* [NE] that node (sink outputs only) */
+    bool nic_model;               /* ejection limited by receive-FIFO credits */
+    uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
+                                     FIFO is shared by a node's links in equal parts */
 
     /* input VCs [P * V] */
     uint32_t *buf;                /* [P * V * B] flit words */
@@ -122,6 +127,7 @@ typedef struct mpp_net {
     uint32_t *lpkt;               /* packet being injected or MPP_NONE */
     uint32_t *lsent;              /* flits of it sent */
     uint32_t *lvc;
+    uint32_t *lq;                 /* [L] round-robin pointer over the class queues */
 
     /* packet pool */
     mpp_packet *pkt;
@@ -165,11 +171,23 @@ void mpp_net_deliver(mpp_net *n);
  * allocation and switch traversal (hot). */
 void mpp_net_routers(mpp_net *n);
 
-/* Node link l: try to send one flit this cycle. If the link is idle and q
- * has a packet created before this cycle, start it (pool slot, route init
- * with rng). Returns true when the link still has work (a packet in
- * progress or q non-empty). */
-bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *q, mpp_rng *rng);
+/* Node link l: try to send one flit this cycle. If the link is idle and one
+ * of the nq source queues q[0..nq-1] (one per message class, visited
+ * round-robin) has a packet created before this cycle, start it (pool slot,
+ * route init with rng). Returns true when the link still has work (a packet
+ * in progress or a non-empty queue). */
+bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *q, uint32_t nq, mpp_rng *rng);
+
+/* nic: model — the processor read packet h from its receive FIFO: the
+ * space it reserved is free again. */
+void mpp_net_fifo_release(mpp_net *n, uint32_t h);
+
+/* Return packet handle h to the pool (a packet the node layer consumed). */
+void mpp_net_pkt_free(mpp_net *n, uint32_t h);
+
+/* True when no router buffers a flit and no flit or credit is on its way:
+ * the clock may jump. */
+bool mpp_net_idle(const mpp_net *n);
 
 /* Flits currently in buffers and on channels. */
 uint64_t mpp_net_flits_in_flight(const mpp_net *n);

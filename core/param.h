@@ -22,7 +22,8 @@ typedef enum mpp_ptype {
     MPP_PT_ENUM,    /* int: index into choices[] (NULL-terminated names) */
     MPP_PT_BYTES,   /* uint64_t bytes; accepts units B, KB, KiB, MB, MiB, GB, GiB */
     MPP_PT_CYCLES,  /* uint64_t network cycles; accepts ns, us, ms, s when net_mhz > 0 */
-    MPP_PT_U32LIST  /* mpp_u32list: a YAML list of integers (or one integer) */
+    MPP_PT_U32LIST, /* mpp_u32list: a YAML list of integers (or one integer) */
+    MPP_PT_SENDLIST /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
 } mpp_ptype;
 
 #define MPP_U32LIST_MAX 16
@@ -32,6 +33,18 @@ typedef struct mpp_u32list {
     uint32_t n;
     uint32_t v[MPP_U32LIST_MAX];
 } mpp_u32list;
+
+#define MPP_SENDLIST_MAX 256
+
+/* Explicit messages: [src, dst, bytes] (bytes accept units). min/max of the
+ * row bound the node ids. */
+typedef struct mpp_sendlist {
+    uint32_t n;
+    struct {
+        uint32_t src, dst;
+        uint64_t bytes;
+    } v[MPP_SENDLIST_MAX];
+} mpp_sendlist;
 
 /* One configuration key. min/max bound numeric values (and every element of
  * a list); def is the default written as it would be in YAML. */

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "network.h"
+#include "node.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -45,7 +46,10 @@ struct mpp_sim {
     mpp_traffic traffic;
     bool traffic_ready;
     uint32_t N;
-    mpp_srcq *srcq;        /* [N] */
+    uint32_t MC;           /* source queues per node (message classes used) */
+    mpp_srcq *srcq;        /* [N x MC] */
+    mpp_nodes *nodes;      /* messages workload: the processors, else NULL */
+    uint64_t nodes_done_at;
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
     uint32_t *phys;        /* [N] logical -> physical */
@@ -92,6 +96,15 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
     if (!(flit & MPP_FLIT_TAIL))
         return;
     s->packets_delivered++;
+    if (s->nodes) {
+        /* the packet is complete in the receive FIFO; the processor reads it */
+        s->measured_delivered++;
+        mpp_hist_add(&s->lat_total, cycle - p->created);
+        mpp_hist_add(&s->lat_net, cycle - p->injected);
+        s->hops_sum += p->hops;
+        mpp_nodes_arrive(s->nodes, node, flit >> 2, cycle);
+        return;
+    }
     if (p->measured) {
         s->measured_delivered++;
         mpp_hist_add(&s->lat_total, cycle - p->created);
@@ -119,6 +132,7 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
 /* --- permutation workload ------------------------------------------------- */
 
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
+static bool node_push(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
 
 /* Lower bound on the time to deliver the flits in flits[src * N + dst]:
  * the larger of the ejection bound (the busiest destination accepts one flit
@@ -230,6 +244,142 @@ out:
     return rc;
 }
 
+/* --- messages workload: node programs ---------------------------------------- */
+
+typedef struct progs {
+    mpp_op **op;
+    uint32_t *len, *cap;
+} progs;
+
+static bool add_op(progs *pg, uint32_t n, mpp_op op)
+{
+    if (pg->len[n] == pg->cap[n]) {
+        uint32_t cap = pg->cap[n] ? pg->cap[n] * 2 : 4;
+        mpp_op *p = realloc(pg->op[n], cap * sizeof *p);
+        if (!p)
+            return false;
+        pg->op[n] = p;
+        pg->cap[n] = cap;
+    }
+    pg->op[n][pg->len[n]++] = op;
+    return true;
+}
+
+/* Build every node's program from the workload's shape and paradigm:
+ *   permutation: node p sends `bytes` to its partner d and receives from
+ *     the node whose partner it is: sync SENDRECV(d, s); async IRECV(s),
+ *     ISEND(d), WAIT; am / am_put IRECV(s), SEND(d), WAIT;
+ *   gather: nodes 0..senders-1 (but the receiver) SEND to `receiver`, which
+ *     posts one receive per sender (IRECV from any) and WAITs;
+ *   list: every node first posts a receive for each message it gets (in
+ *     list order), then sends its messages in order (blocking SENDs; ISENDs
+ *     with async), then WAITs.
+ * All programs start at cycle 0, the release of the barrier before them. */
+static int setup_programs(mpp_sim *s, mpp_err *err)
+{
+    const mpp_synth_config *w = &s->cfg.synth;
+    uint32_t N = s->N;
+    int rc = 0;
+    progs pg = {calloc(N, sizeof *pg.op), calloc(N, sizeof *pg.len), calloc(N, sizeof *pg.cap)};
+    if (!pg.op || !pg.len || !pg.cap) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        goto out;
+    }
+    uint8_t par = (uint8_t)w->paradigm;
+    bool async = w->paradigm == MPP_PARADIGM_ASYNC;
+    uint8_t send_code = async ? MPP_OP_ISEND : MPP_OP_SEND;
+    bool ok = true;
+    if (w->shape == MPP_SHAPE_PERMUTATION) {
+        uint32_t *from = malloc(N * sizeof *from);
+        if (!from) {
+            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (uint32_t p = 0; p < N; p++)
+            from[p] = MPP_NONE;
+        for (uint32_t p = 0; p < N; p++) {
+            uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
+            if (d != p)
+                from[d] = p;
+        }
+        for (uint32_t p = 0; p < N && ok; p++) {
+            uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
+            bool sends = d != p, recvs = from[p] != MPP_NONE;
+            mpp_op send = {.code = send_code, .paradigm = par, .peer = d, .bytes = w->bytes};
+            mpp_op recv = {.code = MPP_OP_IRECV, .peer = from[p], .tag = 0};
+            if (par == MPP_PARADIGM_SYNC && sends && recvs) {
+                mpp_op sr = {.code = MPP_OP_SENDRECV, .paradigm = par, .peer = d,
+                             .peer2 = from[p], .bytes = w->bytes};
+                ok = add_op(&pg, p, sr);
+                continue;
+            }
+            if (recvs)
+                ok = ok && add_op(&pg, p, recv);
+            if (sends)
+                ok = ok && add_op(&pg, p, send);
+            if (recvs || async)
+                ok = ok && add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
+        }
+        free(from);
+    } else if (w->shape == MPP_SHAPE_GATHER) {
+        if (w->receiver >= N || w->senders > N) {
+            rc = mpp_err_set(err, MPP_EINVAL,
+                             "workload: gather needs receiver < %u and senders <= %u (got "
+                             "receiver %u, senders %u)",
+                             N, N, w->receiver, w->senders);
+            goto out;
+        }
+        uint32_t nsend = 0;
+        for (uint32_t p = 0; p < w->senders && ok; p++) {
+            if (p == w->receiver)
+                continue;
+            nsend++;
+            ok = add_op(&pg, p, (mpp_op){.code = send_code, .paradigm = par, .peer = w->receiver,
+                                         .bytes = w->bytes});
+            if (async)
+                ok = ok && add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
+        }
+        for (uint32_t k = 0; k < nsend && ok; k++)
+            ok = add_op(&pg, w->receiver, (mpp_op){.code = MPP_OP_IRECV, .peer = MPP_ANY});
+        if (nsend)
+            ok = ok && add_op(&pg, w->receiver, (mpp_op){.code = MPP_OP_WAIT});
+    } else {
+        const mpp_sendlist *l = &w->sends;
+        for (uint32_t i = 0; i < l->n; i++)
+            if (l->v[i].src >= N || l->v[i].dst >= N || l->v[i].src == l->v[i].dst) {
+                rc = mpp_err_set(err, MPP_EINVAL,
+                                 "workload.sends[%u]: [%u, %u, ...] needs two different nodes "
+                                 "below %u",
+                                 i, l->v[i].src, l->v[i].dst, N);
+                goto out;
+            }
+        for (uint32_t i = 0; i < l->n && ok; i++)
+            ok = add_op(&pg, l->v[i].dst, (mpp_op){.code = MPP_OP_IRECV, .peer = l->v[i].src});
+        for (uint32_t i = 0; i < l->n && ok; i++)
+            ok = add_op(&pg, l->v[i].src, (mpp_op){.code = send_code, .paradigm = par,
+                                                   .peer = l->v[i].dst, .bytes = l->v[i].bytes});
+        for (uint32_t p = 0; p < N && ok; p++)
+            if (pg.len[p])
+                ok = add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
+    }
+    if (!ok) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory building the node programs");
+        goto out;
+    }
+    s->nodes = mpp_nodes_create(&s->cfg, N, &s->net, s->srcq, node_push, s,
+                                (const mpp_op *const *)pg.op, pg.len, err);
+    if (!s->nodes)
+        rc = err ? err->code : MPP_EINVAL;
+out:
+    if (pg.op)
+        for (uint32_t n = 0; n < N; n++)
+            free(pg.op[n]);
+    free(pg.op);
+    free(pg.len);
+    free(pg.cap);
+    return rc;
+}
+
 /* --- create / destroy ------------------------------------------------------ */
 
 mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
@@ -240,6 +390,12 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         return NULL;
     }
     s->cfg = *cfg;
+    s->MC = 1;
+    if (cfg->workload == MPP_WL_MESSAGES) {
+        /* one message class per NIC interface */
+        s->cfg.net.message_classes = cfg->node.interfaces ? cfg->node.interfaces : 1;
+        s->MC = s->cfg.net.message_classes;
+    }
     mpp_sb_init(&s->report);
     mpp_hist_init(&s->lat_total);
     mpp_hist_init(&s->lat_net);
@@ -252,7 +408,13 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
-    if (c->workload == MPP_WL_SYNTHETIC || c->workload == MPP_WL_PERMUTATION) {
+    if (c->net.nic == MPP_NIC_MODEL && c->workload != MPP_WL_MESSAGES) {
+        mpp_err_set(err, MPP_EINVAL,
+                    "network.nic: model needs processors to read the receive FIFOs: use it with "
+                    "workload type 'messages' (or nic: ideal)");
+        goto fail;
+    }
+    if (c->workload != MPP_WL_MANUAL) {
         if (!c->synth.pattern) {
             mpp_err_set(err, MPP_EINVAL, "workload names no traffic pattern");
             goto fail;
@@ -272,7 +434,8 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         s->thresh = mpp_rng_threshold(c->synth.rate / c->synth.packet_flits);
         s->wstart = c->synth.warmup;
         s->wend = c->synth.warmup + c->synth.measure;
-        if (c->workload == MPP_WL_PERMUTATION) {
+        if (c->workload == MPP_WL_PERMUTATION ||
+            (c->workload == MPP_WL_MESSAGES && c->synth.shape == MPP_SHAPE_PERMUTATION)) {
             if (!s->traffic.table) {
                 mpp_err_set(err, MPP_EINVAL,
                             "workload: pattern '%s' draws a destination per packet; a permutation "
@@ -294,7 +457,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     s->net.eject_ud = s;
 
     uint32_t N = s->N;
-    s->srcq = calloc(N, sizeof *s->srcq);
+    s->srcq = calloc((size_t)N * s->MC, sizeof *s->srcq);
     s->trng = calloc(N, sizeof *s->trng);
     s->srng = calloc(N, sizeof *s->srng);
     s->phys = calloc(N, sizeof *s->phys);
@@ -317,7 +480,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         s->phys[i] = i;
         s->nact_pos[i] = MPP_NONE;
     }
-    if (c->workload == MPP_WL_SYNTHETIC && c->synth.placement == MPP_PLACE_RANDOM) {
+    if (c->workload != MPP_WL_MANUAL && c->synth.placement == MPP_PLACE_RANDOM) {
         mpp_rng prng;
         mpp_rng_init(&prng, c->seed, MPP_RNG_PLACEMENT, 0);
         mpp_rng_shuffle(&prng, s->phys, N);
@@ -329,6 +492,8 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
             s->chan_out[s->nchan++] = o;
     if (c->workload == MPP_WL_PERMUTATION && setup_permutation(s, err))
         goto fail;
+    if (c->workload == MPP_WL_MESSAGES && setup_programs(s, err))
+        goto fail;
     return s;
 fail:
     mpp_sim_destroy(s);
@@ -339,8 +504,9 @@ void mpp_sim_destroy(mpp_sim *s)
 {
     if (!s)
         return;
+    mpp_nodes_destroy(s->nodes);
     if (s->srcq)
-        for (uint32_t i = 0; i < s->N; i++)
+        for (uint32_t i = 0; i < s->N * s->MC; i++)
             mpp_srcq_free(&s->srcq[i]);
     free(s->srcq);
     free(s->trng);
@@ -376,15 +542,26 @@ static inline void node_activate(mpp_sim *s, uint32_t node)
 
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
 {
-    if (!mpp_srcq_push(&s->srcq[src], e)) {
+    mpp_srcq *q = &s->srcq[(size_t)src * s->MC + e->mclass];
+    if (!mpp_srcq_push(q, e)) {
         s->oom = true;
         return false;
     }
     s->queued++;
-    if (s->srcq[src].count > s->res.peak_source_queue)
-        s->res.peak_source_queue = s->srcq[src].count;
+    if (q->count > s->res.peak_source_queue)
+        s->res.peak_source_queue = q->count;
     node_activate(s, src);
     return true;
+}
+
+/* The node layer writes a packet into a send FIFO. */
+static bool node_push(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e)
+{
+    mpp_sim *s = ud;
+    (void)cls;
+    s->measured_created++;
+    s->created_flits += e->flits;
+    return enqueue(s, node, e);
 }
 
 static void inject_all(mpp_sim *s)
@@ -395,7 +572,7 @@ static void inject_all(mpp_sim *s)
     uint32_t w = 0;
     for (uint32_t k = 0; k < s->nnact; k++) {
         uint32_t node = s->nact[k];
-        mpp_srcq *q = &s->srcq[node];
+        mpp_srcq *q = &s->srcq[(size_t)node * s->MC];
         bool busy = false;
         /* A node with several links offers its next packet to them in
          * rotating order, so every link (and, on a fat tree, every first-
@@ -405,9 +582,15 @@ static void inject_all(mpp_sim *s)
         uint32_t first = nl > 1 ? (uint32_t)(n->cycle % nl) : 0;
         for (uint32_t j = 0; j < nl; j++) {
             uint32_t l = base + (first + j) % nl;
-            uint32_t before = q->count;
-            busy |= mpp_net_inject(n, l, q, &s->srng[node]);
-            s->queued -= before - q->count;
+            uint64_t before = 0, after = 0;
+            for (uint32_t c = 0; c < s->MC; c++)
+                before += q[c].count;
+            busy |= mpp_net_inject(n, l, q, s->MC, &s->srng[node]);
+            for (uint32_t c = 0; c < s->MC; c++)
+                after += q[c].count;
+            s->queued -= before - after;
+            if (s->nodes && after < before)
+                mpp_nodes_fifo_space(s->nodes, node, n->cycle);
         }
         if (busy) {
             s->nact_pos[node] = w;
@@ -448,18 +631,25 @@ static int cycle_once(mpp_sim *s, bool gen, mpp_err *err)
     mpp_net_routers(n);
     if (s->nnact)
         inject_all(s);
+    if (s->nodes) {
+        mpp_nodes_step(s->nodes, n->cycle);
+        if (mpp_nodes_oom(s->nodes))
+            s->oom = true;
+        if (!s->nodes_done_at && mpp_nodes_done(s->nodes))
+            s->nodes_done_at = n->cycle + 1;
+    }
     if (gen)
         generate(s);
     if (s->oom)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory growing a source queue at cycle %llu",
                            (unsigned long long)n->cycle);
-    bool work = s->queued || mpp_net_flits_in_flight(n);
+    bool work = s->queued || mpp_net_flits_in_flight(n) || (s->nodes && !mpp_nodes_done(s->nodes));
     if (!work)
         n->last_progress = n->cycle;
     else if (n->cycle - n->last_progress >= s->cfg.net.watchdog_cycles) {
         mpp_sb_reset(&s->report);
         mpp_sb_printf(&s->report,
-                      "deadlock: no flit has moved for %llu cycles (cycle %llu) while %llu flits "
+                      "deadlock: nothing has moved for %llu cycles (cycle %llu) while %llu flits "
                       "are in the network and %llu packets wait at their sources.\n"
                       "What holds flits:\n",
                       (unsigned long long)(n->cycle - n->last_progress),
@@ -467,6 +657,10 @@ static int cycle_once(mpp_sim *s, bool gen, mpp_err *err)
                       (unsigned long long)mpp_net_flits_in_flight(n),
                       (unsigned long long)s->queued);
         mpp_net_report(n, &s->report, 24);
+        if (s->nodes) {
+            mpp_sb_add(&s->report, "What the processors wait for:\n");
+            mpp_nodes_report(s->nodes, &s->report, 24);
+        }
         n->cycle++;
         return mpp_err_set(err, MPP_EDEADLOCK,
                            "deadlock at cycle %llu: nothing moved for %llu cycles "
@@ -534,11 +728,23 @@ static void finish(mpp_sim *s)
     r->channel_util_max = umax;
     r->peak_vc_flits = s->net.peak_vc;
     r->makespan = s->msg_lat.n ? s->msg_lat.max : 0;
+    if (s->nodes) {
+        mpp_hist_free(&s->msg_lat);
+        mpp_hist_init(&s->msg_lat);
+        for (size_t i = 0; i < mpp_nodes_msg_count(s->nodes); i++) {
+            mpp_msg_record m;
+            mpp_nodes_msg_get(s->nodes, i, &m);
+            mpp_hist_add(&s->msg_lat, m.delivered - m.issue);
+        }
+        r->makespan = s->nodes_done_at ? s->nodes_done_at : cyc;
+    }
     r->message_latency_mean = mpp_hist_mean(&s->msg_lat);
     r->message_latency_max = s->msg_lat.max;
     r->lower_bound = s->msg_left ? s->lower_bound : NAN;
     r->bound_ratio = s->msg_left && s->lower_bound > 0 ? r->message_latency_mean / s->lower_bound
                                                          : NAN;
+    if (s->nodes)
+        mpp_nodes_results(s->nodes, r);
     r->drained = s->measured_delivered == s->measured_created;
     /* Saturated (SPEC 2): accepted below 0.95 of the offered rate, or the
      * measured packets did not drain. Also when the network does not carry
@@ -570,6 +776,23 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
                 break;
             if (c >= limit)
                 break;
+        }
+    } else if (s->nodes) {
+        while (rc == 0 && !(mpp_nodes_done(s->nodes) && !s->queued &&
+                            !mpp_net_flits_in_flight(&s->net))) {
+            /* nothing in the network and no node due: jump to the next
+             * processor event (credits still returning are waited for) */
+            if (!s->queued && !mpp_net_flits_in_flight(&s->net) && !s->nnact &&
+                mpp_net_idle(&s->net)) {
+                uint64_t next = mpp_nodes_next_wake(s->nodes);
+                if (next != UINT64_MAX && next > s->net.cycle) {
+                    s->net.cycle = next;
+                    s->net.last_progress = next;
+                }
+            }
+            rc = cycle_once(s, false, err);
+            if (progress && (s->net.cycle & 4095) == 0)
+                progress(ud, s->net.cycle, s->net.cycle + 4096);
         }
     } else {
         rc = mpp_sim_run_until_idle(s, UINT64_MAX, err);
@@ -667,7 +890,7 @@ void mpp_sim_channel_get(const mpp_sim *s, size_t i, mpp_channel_info *out)
 bool mpp_sim_check(const mpp_sim *s)
 {
     uint64_t q = 0;
-    for (uint32_t i = 0; i < s->N; i++)
+    for (uint32_t i = 0; i < s->N * s->MC; i++)
         q += s->srcq[i].count;
     return q == s->queued && mpp_net_check(&s->net);
 }

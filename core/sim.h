@@ -26,11 +26,12 @@
 
 typedef enum mpp_flow { MPP_FLOW_WORMHOLE = 0, MPP_FLOW_CUT_THROUGH = 1 } mpp_flow;
 typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1 } mpp_alloc;
-typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0 } mpp_nic_kind;
+typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0, MPP_NIC_MODEL = 1 } mpp_nic_kind;
 typedef enum mpp_workload_kind {
     MPP_WL_SYNTHETIC = 0,   /* Bernoulli sources, warm-up / measure / drain */
     MPP_WL_PERMUTATION = 1, /* every node one message to its pattern partner at cycle 0 */
-    MPP_WL_MANUAL = 2       /* API only: packets added with mpp_sim_send */
+    MPP_WL_MESSAGES = 2,    /* node programs: messages through the NIC and processors */
+    MPP_WL_MANUAL = 3       /* API only: packets added with mpp_sim_send */
 } mpp_workload_kind;
 typedef enum mpp_placement { MPP_PLACE_IDENTITY = 0, MPP_PLACE_RANDOM = 1 } mpp_placement;
 
@@ -55,6 +56,43 @@ typedef struct mpp_net_config {
     bool shuffle_order;             /* testing: shuffle router order each cycle */
 } mpp_net_config;
 
+/* Messaging paradigms (core/node.c). */
+typedef enum mpp_paradigm {
+    MPP_PARADIGM_SYNC = 0,  /* blocking three-phase send/receive */
+    MPP_PARADIGM_ASYNC = 1, /* non-blocking, handshake answered by interrupts */
+    MPP_PARADIGM_AM = 2,    /* active messages: one packet, no handshake */
+    MPP_PARADIGM_AM_PUT = 3 /* block transfer into an agreed receive port */
+} mpp_paradigm;
+typedef enum mpp_delivery { MPP_DELIVER_POLL = 0, MPP_DELIVER_INTERRUPT = 1 } mpp_delivery;
+typedef enum mpp_shape {
+    MPP_SHAPE_PERMUTATION = 0, /* every node exchanges with its pattern partner */
+    MPP_SHAPE_GATHER = 1,      /* nodes 0..senders-1 each send to `receiver` */
+    MPP_SHAPE_LIST = 2         /* an explicit list of [src, dst, bytes] */
+} mpp_shape;
+
+/* The node: processor and network interface (YAML section `node:`), used
+ * with nic: model and the messages workload. Processor costs are in CPU
+ * cycles (cpu_mhz), control-network times in network cycles. */
+typedef struct mpp_node_config {
+    double cpu_mhz;                 /* processor clock */
+    uint32_t interfaces;            /* NIC interfaces (= message classes); CM-5: 2 */
+    uint32_t send_fifo_packets;     /* send FIFO depth per interface */
+    uint32_t recv_fifo_packets;     /* receive FIFO depth per interface */
+    uint32_t payload_words;         /* data words per packet (CM-5: 4) */
+    uint32_t word_bits;             /* bits per word (32) */
+    uint32_t flit_bits;             /* bits per flit (32: one flit per word) */
+    uint32_t send_packet_cycles;    /* write one packet into the send FIFO */
+    uint32_t recv_packet_cycles;    /* read one packet from a receive FIFO */
+    uint32_t send_msg_cycles;       /* per message sent (protocol, bookkeeping) */
+    uint32_t recv_msg_cycles;       /* per receive posted */
+    uint32_t poll_cycles;           /* a poll that finds a packet */
+    uint32_t interrupt_cycles;      /* entering and leaving an interrupt handler */
+    uint32_t handler_cycles;        /* an active-message / completion handler */
+    uint64_t barrier_cycles;        /* control network: last entry to release */
+    uint64_t reduce_cycles;         /* control network: a reduction */
+    int delivery;                   /* mpp_delivery for active messages */
+} mpp_node_config;
+
 /* Synthetic traffic: YAML section `workload:` with type synthetic. */
 typedef struct mpp_synth_config {
     const mpp_pattern_ops *pattern; /* workload.pattern */
@@ -70,6 +108,12 @@ typedef struct mpp_synth_config {
      * payload bytes (1 header flit + up to 4 data flits of 32 bits). */
     uint32_t packets;
     uint64_t bytes;
+    /* MPP_WL_MESSAGES */
+    int paradigm;                   /* mpp_paradigm */
+    int shape;                      /* mpp_shape */
+    uint32_t senders;               /* gather: nodes 0..senders-1 */
+    uint32_t receiver;              /* gather: the receiving node */
+    mpp_sendlist sends;             /* list: the messages */
 } mpp_synth_config;
 
 /* Per-packet record handed to mpp_sim_config.on_packet at delivery. */
@@ -86,6 +130,7 @@ typedef struct mpp_packet_record {
 
 typedef struct mpp_sim_config {
     mpp_net_config net;
+    mpp_node_config node;
     int workload;                   /* mpp_workload_kind */
     mpp_synth_config synth;
     uint64_t seed;
@@ -134,6 +179,21 @@ typedef struct mpp_sim_result {
     uint64_t message_latency_max;
     double lower_bound;           /* permutation: max(bisection bound, ejection bound), cycles */
     double bound_ratio;           /* message_latency_mean / lower_bound */
+    /* messages workload (node programs; times from cycle 0, the release of
+     * the barrier that starts the programs) */
+    uint64_t messages;            /* messages delivered */
+    double makespan_ms;           /* makespan in milliseconds (needs net_mhz) */
+    double message_latency_us;    /* message_latency_mean in microseconds */
+    double send_done_min_ms;      /* over nodes that send: when their last send completed */
+    double send_done_mean_ms;
+    double send_done_max_ms;
+    double recv_done_max_ms;      /* over nodes that receive: last receive completed */
+    double recv_done_mean_ms;
+    double send_busy_mean_ms;     /* processor time writing packets, mean over nodes */
+    double recv_busy_mean_ms;     /* processor time reading packets, mean over nodes */
+    uint32_t send_fifo_peak;      /* largest send FIFO occupancy, packets */
+    uint32_t recv_fifo_peak;      /* largest receive FIFO occupancy, packets */
+    uint64_t interrupts;          /* interrupt handlers run */
     bool saturated;               /* accepted < 0.95 x offered, or < 0.98 x the generated
                                      load, or the measured packets did not drain */
     bool drained;                 /* all measured packets delivered */

@@ -264,7 +264,7 @@ static void test_unknown_keys(void)
 {
     FAILS("mppnet: 1\nnetwrok: {}\n",
           "t.yaml:2:1: unknown key 'netwrok'; valid top-level keys: mppnet, name, description, "
-          "network, workload, seed, seeds, sweep, output");
+          "machine, network, node, workload, seed, seeds, sweep, output");
     FAILS("mppnet: 1\nnetwork:\n  vcz: 2\n",
           "t.yaml:3:3: unknown key 'network.vcz'; valid keys of network: topology, router, vcs, "
           "vcs_per_class, buffer_flits");
@@ -409,7 +409,7 @@ static void test_sweep(void)
           "key 'sweep.workload.rate': expected a non-empty list of values, got '0.1'");
     FAILS("mppnet: 1\nsweep: [1]\n", "key 'sweep': expected a mapping");
     FAILS("mppnet: 1\nsweep:\n  seed: [1, 2]\n", "t.yaml:3:3: key 'sweep.seed': only keys under "
-                                                 "network. and workload. can be swept");
+                                                 "network., node. and workload. can be swept");
     FAILS("mppnet: 1\nsweep:\n  network.: [1]\n", "key 'sweep.network.'");
     /* A bad swept value points at the value in the list and names the point. */
     FAILS("mppnet: 1\nsweep:\n  network.router: [ecube]\n  workload.rate: [0.1, 1.5]\n",

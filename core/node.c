@@ -1,0 +1,1080 @@
+/* core/node.c — node processors, their programs and the messaging
+ * paradigms, over the network interface model (see node.h).
+ *
+ * Time. A processor keeps its own time f in CPU cycles. Network cycle t
+ * starts at CPU time ceil(t x C / N) (N, C: the network and CPU clocks in
+ * kHz, integers, so the mapping is exact and nothing accumulates). At cycle
+ * t a free processor (net_floor(f) <= t) chooses one action, which starts
+ * at max(f, cpu_ceil(t)) and costs CPU cycles; its packets are ready for
+ * the NIC at net_ceil(f) after it. It then acts again in the cycle its time
+ * falls in (a fast processor does several actions per network cycle).
+ *
+ * The NIC. Each node has `interfaces` interfaces (message classes); each has
+ * a send FIFO (the engine's source queue for the class, send_fifo_packets
+ * deep) and a receive FIFO (recv_fifo_packets packets; the router's
+ * ejection port holds credits for it, so a full receive FIFO stops ejection
+ * and backs the network up — node contention emerges from this). With
+ * `interfaces: 2` requests and data travel on interface 0 and replies on
+ * interface 1 (the CM-5's left and right networks), so replies cannot be
+ * blocked behind requests.
+ *
+ * Packets of a message (kind in the packet's tag, with the message id):
+ *
+ *   sync (blocking, three-phase; CMMD send/receive):
+ *     sender                               receiver
+ *     SEND: send_msg_cycles, write REQ --->  read REQ: a posted receive
+ *           wait (reading packets)           matches it (or it waits in
+ *                                  <---      the pending list); write REPLY
+ *     read REPLY, write every DATA  ---->    read DATA ... RECV completes
+ *     (not reading meanwhile), SEND          when the last is read
+ *     completes when the last is written
+ *   SENDRECV posts its receive first and alternates writing its DATA with
+ *   reading (as CMAML does), so the pairs of a permutation phase that form
+ *   a cycle cannot deadlock.
+ *   async: ISEND/IRECV return at once; REQ and REPLY are read by interrupt
+ *     handlers (interrupt_cycles), the REPLY handler writes every DATA
+ *     packet; DATA is read when the processor polls or waits (WAIT).
+ *   am: each packet is an active message; its handler (handler_cycles) runs
+ *     when the processor polls (poll_cycles) or on interrupt
+ *     (interrupt_cycles), as `delivery` says; no handshake.
+ *   am_put: a stream of PUT packets into an agreed receive port, no
+ *     handshake; one handler runs when the byte count reaches zero.
+ *
+ * Choice of action of a free processor (node_act), in order:
+ *   1. an interrupt: the head packet of a receive FIFO is interrupt-class;
+ *   2. a control packet to write (REQ, REPLY, AM) when its FIFO has room;
+ *   3. data to write and packets to read, both allowed: alternate;
+ *   4. data to write (a blocking send's, or a handler's);
+ *   5. a packet to read, when reading is allowed (the processor waits, polls
+ *      or is in a SENDRECV; a blocking SEND writing its data does not read);
+ *   6. the next operation of the program;
+ *   7. nothing: sleep until a packet arrives, FIFO room appears or the
+ *      barrier is released.
+ *
+ * Invariants:
+ *   1. a node is in the wake heap at most once with its current wake_at
+ *      (stale heap entries are skipped);
+ *   2. outstanding == background sends + posted receives not complete;
+ *   3. a message's written <= packets and received <= packets.
+ */
+#include "node.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PK_REQ = 1, PK_REPLY = 2, PK_DATA = 3, PK_AM = 4, PK_PUT = 5 };
+enum { ST_RUN = 0, ST_BLOCKED = 1, ST_DONE = 2 };
+
+#define NONE 0xffffffffu
+#define NEVER UINT64_MAX
+
+typedef struct msg {
+    uint32_t src, dst, tag;
+    uint64_t bytes;
+    uint32_t npk;
+    uint8_t paradigm;
+    uint8_t replied;    /* sender read the REPLY */
+    uint8_t background; /* ISEND: completes without the program waiting */
+    uint8_t data_queued;
+    uint32_t written, received;
+    uint32_t recv;      /* matched posted receive at dst, or NONE */
+    uint64_t issue, first_inject, delivered;
+    uint64_t hops;
+} msg;
+
+typedef struct precv {
+    uint32_t src, tag;  /* MPP_ANY allowed */
+    uint32_t msg;       /* matched message or NONE */
+    uint8_t done, background;
+} precv;
+
+typedef struct job {    /* packets to write */
+    uint32_t msg;
+    uint8_t kind;
+    uint8_t handler;    /* written by an interrupt handler (always allowed) */
+} job;
+
+typedef struct vec {    /* growable uint32 vector */
+    uint32_t *v;
+    uint32_t n, cap;
+} vec;
+
+typedef struct ring {   /* receive FIFO: packet handles */
+    uint32_t *h;
+    uint32_t head, n, cap;
+} ring;
+
+typedef struct node {
+    mpp_op *ops;
+    uint32_t nops, pc;
+    int state;
+    uint64_t f;            /* CPU time the processor is free */
+    uint64_t wake_at;      /* network cycle, or NEVER */
+    /* the operation in progress (blocking ops) */
+    bool op_active;
+    uint32_t op_msg, op_recv;
+    uint32_t barrier_epoch;
+    /* work */
+    job *ctrl;             /* control packets to write (FIFO) */
+    uint32_t ctrl_head, ctrl_n, ctrl_cap;
+    vec data;              /* messages with DATA/PUT/AM packets to write, in order */
+    vec recvs;             /* indices into ns->precv posted here */
+    vec pending;           /* messages whose first packet found no posted receive */
+    uint32_t outstanding;
+    bool alt;
+    /* statistics */
+    uint64_t send_done, recv_done;
+    bool sends, recvs_any;
+    uint64_t send_busy, recv_busy; /* CPU cycles */
+    uint32_t send_peak, recv_peak;
+} node;
+
+typedef struct heap_ent {
+    uint64_t at;
+    uint32_t node;
+} heap_ent;
+
+struct mpp_nodes {
+    mpp_node_config cfg;
+    uint32_t N, MC;
+    uint64_t nk, ck;       /* clocks in kHz */
+    mpp_net *net;
+    mpp_srcq *q;           /* [N x MC] send FIFOs */
+    bool (*push)(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
+    void *ud;
+    uint32_t send_cap, recv_cap; /* FIFO depths in packets (UINT32_MAX: ideal) */
+    uint32_t ctrl_flits, full_flits, payload_bytes;
+    bool model;            /* nic: model */
+    node *nodes;
+    ring *rx;              /* [N x MC] receive FIFOs */
+    msg *msgs;
+    uint32_t nmsgs, msgs_cap;
+    precv *pr;
+    uint32_t npr, pr_cap;
+    vec delivered;         /* message ids in delivery order */
+    heap_ent *heap;
+    uint32_t heap_n, heap_cap;
+    /* control network */
+    uint32_t barrier_in;
+    uint64_t barrier_last;
+    uint32_t barrier_epoch;
+    uint64_t barrier_release;
+    uint64_t interrupts;
+    uint32_t unfinished;
+    bool oom;
+};
+
+/* --- small containers -------------------------------------------------------- */
+
+static bool vec_push(vec *v, uint32_t x)
+{
+    if (v->n == v->cap) {
+        uint32_t cap = v->cap ? v->cap * 2 : 8;
+        uint32_t *p = realloc(v->v, cap * sizeof *p);
+        if (!p)
+            return false;
+        v->v = p;
+        v->cap = cap;
+    }
+    v->v[v->n++] = x;
+    return true;
+}
+
+static void vec_remove_at(vec *v, uint32_t i)
+{
+    memmove(v->v + i, v->v + i + 1, (v->n - i - 1) * sizeof *v->v);
+    v->n--;
+}
+
+static bool ctrl_push(node *nd, job j)
+{
+    if (nd->ctrl_n == nd->ctrl_cap) {
+        uint32_t cap = nd->ctrl_cap ? nd->ctrl_cap * 2 : 8;
+        job *p = malloc(cap * sizeof *p);
+        if (!p)
+            return false;
+        for (uint32_t i = 0; i < nd->ctrl_n; i++)
+            p[i] = nd->ctrl[(nd->ctrl_head + i) % nd->ctrl_cap];
+        free(nd->ctrl);
+        nd->ctrl = p;
+        nd->ctrl_head = 0;
+        nd->ctrl_cap = cap;
+    }
+    nd->ctrl[(nd->ctrl_head + nd->ctrl_n++) % nd->ctrl_cap] = j;
+    return true;
+}
+
+/* --- time ---------------------------------------------------------------------- */
+
+static inline uint64_t cpu_ceil(const mpp_nodes *ns, uint64_t t)
+{
+    return (t * ns->ck + ns->nk - 1) / ns->nk;
+}
+static inline uint64_t net_floor(const mpp_nodes *ns, uint64_t f) { return f * ns->nk / ns->ck; }
+static inline uint64_t net_ceil(const mpp_nodes *ns, uint64_t f)
+{
+    return (f * ns->nk + ns->ck - 1) / ns->ck;
+}
+
+/* --- the wake heap --------------------------------------------------------- */
+
+static void heap_up(mpp_nodes *ns, uint32_t i)
+{
+    heap_ent e = ns->heap[i];
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        heap_ent *pe = &ns->heap[p];
+        if (pe->at < e.at || (pe->at == e.at && pe->node <= e.node))
+            break;
+        ns->heap[i] = *pe;
+        i = p;
+    }
+    ns->heap[i] = e;
+}
+
+static void heap_down(mpp_nodes *ns, uint32_t i)
+{
+    heap_ent e = ns->heap[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= ns->heap_n)
+            break;
+        if (c + 1 < ns->heap_n &&
+            (ns->heap[c + 1].at < ns->heap[c].at ||
+             (ns->heap[c + 1].at == ns->heap[c].at && ns->heap[c + 1].node < ns->heap[c].node)))
+            c++;
+        if (e.at < ns->heap[c].at || (e.at == ns->heap[c].at && e.node <= ns->heap[c].node))
+            break;
+        ns->heap[i] = ns->heap[c];
+        i = c;
+    }
+    ns->heap[i] = e;
+}
+
+/* Make node n act at cycle `at` (or earlier if it already will). */
+static void wake(mpp_nodes *ns, uint32_t n, uint64_t at)
+{
+    node *nd = &ns->nodes[n];
+    if (nd->state == ST_DONE || nd->wake_at <= at)
+        return;
+    nd->wake_at = at;
+    if (ns->heap_n == ns->heap_cap) {
+        uint32_t cap = ns->heap_cap * 2;
+        heap_ent *p = realloc(ns->heap, cap * sizeof *p);
+        if (!p) {
+            ns->oom = true;
+            return;
+        }
+        ns->heap = p;
+        ns->heap_cap = cap;
+    }
+    ns->heap[ns->heap_n] = (heap_ent){at, n};
+    heap_up(ns, ns->heap_n++);
+}
+
+/* --- create / destroy -------------------------------------------------------- */
+
+uint32_t mpp_nodes_packet_flits(const mpp_nodes *ns, uint64_t data_bytes, bool control)
+{
+    const mpp_node_config *c = &ns->cfg;
+    uint64_t words = control ? c->payload_words
+                             : (data_bytes * 8 + c->word_bits - 1) / c->word_bits;
+    uint64_t bits = (1 + words) * c->word_bits;
+    return (uint32_t)((bits + c->flit_bits - 1) / c->flit_bits);
+}
+
+mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net, mpp_srcq *q,
+                            mpp_nodes_push_fn push, void *ud, const mpp_op *const *prog,
+                            const uint32_t *len, mpp_err *err)
+{
+    const mpp_node_config *c = &cfg->node;
+    if (!(cfg->net.net_mhz > 0) || !(c->cpu_mhz > 0)) {
+        mpp_err_set(err, MPP_EINVAL,
+                    "node programs need both clocks: network.net_mhz and node.cpu_mhz must be > 0");
+        return NULL;
+    }
+    if (c->interfaces < 1 || c->send_fifo_packets < 1 || c->recv_fifo_packets < 1 ||
+        c->payload_words < 1 || c->word_bits < 1 || c->flit_bits < 1) {
+        mpp_err_set(err, MPP_EINVAL,
+                    "node: interfaces, FIFO depths, payload_words, word_bits and flit_bits must "
+                    "all be at least 1");
+        return NULL;
+    }
+    mpp_nodes *ns = calloc(1, sizeof *ns);
+    if (!ns) {
+        mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        return NULL;
+    }
+    ns->cfg = *c;
+    ns->N = N;
+    ns->MC = c->interfaces;
+    ns->nk = (uint64_t)llround(cfg->net.net_mhz * 1000.0);
+    ns->ck = (uint64_t)llround(c->cpu_mhz * 1000.0);
+    if (ns->nk == 0 || ns->ck == 0) {
+        free(ns);
+        mpp_err_set(err, MPP_EINVAL, "clocks below 1 kHz are not supported");
+        return NULL;
+    }
+    ns->net = net;
+    ns->q = q;
+    ns->push = push;
+    ns->ud = ud;
+    ns->model = cfg->net.nic == MPP_NIC_MODEL;
+    ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
+    ns->recv_cap = ns->model ? c->recv_fifo_packets : UINT32_MAX;
+    ns->payload_bytes = c->payload_words * c->word_bits / 8;
+    ns->ctrl_flits = mpp_nodes_packet_flits(ns, 0, true);
+    ns->full_flits = ns->ctrl_flits;
+    ns->nodes = calloc(N, sizeof *ns->nodes);
+    ns->rx = calloc((size_t)N * ns->MC, sizeof *ns->rx);
+    ns->heap_cap = N + 16;
+    ns->heap = malloc(ns->heap_cap * sizeof *ns->heap);
+    if (!ns->nodes || !ns->rx || !ns->heap || ns->payload_bytes == 0)
+        goto oom;
+    for (uint32_t n = 0; n < N; n++) {
+        node *nd = &ns->nodes[n];
+        nd->wake_at = NEVER;
+        nd->nops = len[n];
+        nd->op_msg = nd->op_recv = NONE;
+        if (len[n]) {
+            nd->ops = malloc(len[n] * sizeof *nd->ops);
+            if (!nd->ops)
+                goto oom;
+            memcpy(nd->ops, prog[n], len[n] * sizeof *nd->ops);
+        }
+        nd->state = len[n] ? ST_RUN : ST_DONE;
+        if (len[n]) {
+            ns->unfinished++;
+            wake(ns, n, 0);
+        }
+    }
+    return ns;
+oom:
+    mpp_nodes_destroy(ns);
+    mpp_err_set(err, MPP_ENOMEM, "out of memory creating the node processors");
+    return NULL;
+}
+
+void mpp_nodes_destroy(mpp_nodes *ns)
+{
+    if (!ns)
+        return;
+    if (ns->nodes)
+        for (uint32_t n = 0; n < ns->N; n++) {
+            node *nd = &ns->nodes[n];
+            free(nd->ops);
+            free(nd->ctrl);
+            free(nd->data.v);
+            free(nd->recvs.v);
+            free(nd->pending.v);
+        }
+    if (ns->rx)
+        for (size_t i = 0; i < (size_t)ns->N * ns->MC; i++)
+            free(ns->rx[i].h);
+    free(ns->nodes);
+    free(ns->rx);
+    free(ns->msgs);
+    free(ns->pr);
+    free(ns->delivered.v);
+    free(ns->heap);
+    free(ns);
+}
+
+/* --- messages and receives ------------------------------------------------- */
+
+static uint32_t new_msg(mpp_nodes *ns, uint32_t src, const mpp_op *op, uint64_t now)
+{
+    if (ns->nmsgs == ns->msgs_cap) {
+        uint32_t cap = ns->msgs_cap ? ns->msgs_cap * 2 : 64;
+        msg *p = realloc(ns->msgs, cap * sizeof *p);
+        if (!p) {
+            ns->oom = true;
+            return NONE;
+        }
+        ns->msgs = p;
+        ns->msgs_cap = cap;
+    }
+    msg *m = &ns->msgs[ns->nmsgs];
+    memset(m, 0, sizeof *m);
+    m->src = src;
+    m->dst = op->peer;
+    m->tag = op->tag;
+    m->bytes = op->bytes;
+    m->npk = op->bytes ? (uint32_t)((op->bytes + ns->payload_bytes - 1) / ns->payload_bytes) : 1;
+    m->paradigm = op->paradigm;
+    m->recv = NONE;
+    m->issue = now;
+    m->first_inject = NEVER;
+    return ns->nmsgs++;
+}
+
+static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, bool bg)
+{
+    if (ns->npr == ns->pr_cap) {
+        uint32_t cap = ns->pr_cap ? ns->pr_cap * 2 : 64;
+        precv *p = realloc(ns->pr, cap * sizeof *p);
+        if (!p) {
+            ns->oom = true;
+            return NONE;
+        }
+        ns->pr = p;
+        ns->pr_cap = cap;
+    }
+    precv *r = &ns->pr[ns->npr];
+    r->src = src;
+    r->tag = tag;
+    r->msg = NONE;
+    r->done = 0;
+    r->background = bg;
+    if (!vec_push(&ns->nodes[n].recvs, ns->npr))
+        ns->oom = true;
+    return ns->npr++;
+}
+
+static bool matches(const precv *r, const msg *m)
+{
+    return r->msg == NONE && (r->src == MPP_ANY || r->src == m->src) &&
+           (r->tag == MPP_ANY || r->tag == m->tag);
+}
+
+/* Bind message mi to receive ri at node n; a sync/async request gets its
+ * REPLY queued. */
+static void precv_done(mpp_nodes *ns, uint32_t n, uint32_t ri);
+
+static void bind(mpp_nodes *ns, uint32_t n, uint32_t ri, uint32_t mi)
+{
+    ns->pr[ri].msg = mi;
+    ns->msgs[mi].recv = ri;
+    if (ns->msgs[mi].received == ns->msgs[mi].npk) {
+        /* a put stream that completed before its port was posted */
+        precv_done(ns, n, ri);
+        return;
+    }
+    uint8_t p = ns->msgs[mi].paradigm;
+    if (p == MPP_PARADIGM_SYNC || p == MPP_PARADIGM_ASYNC) {
+        job j = {mi, PK_REPLY, p == MPP_PARADIGM_ASYNC};
+        if (!ctrl_push(&ns->nodes[n], j))
+            ns->oom = true;
+    }
+}
+
+/* A posted receive looks for a pending message (the oldest that matches). */
+static void match_pending(mpp_nodes *ns, uint32_t n, uint32_t ri)
+{
+    node *nd = &ns->nodes[n];
+    for (uint32_t i = 0; i < nd->pending.n; i++) {
+        uint32_t mi = nd->pending.v[i];
+        if (matches(&ns->pr[ri], &ns->msgs[mi])) {
+            vec_remove_at(&nd->pending, i);
+            bind(ns, n, ri, mi);
+            return;
+        }
+    }
+}
+
+/* The first packet of message mi reached its destination's processor. */
+static void first_contact(mpp_nodes *ns, uint32_t n, uint32_t mi)
+{
+    node *nd = &ns->nodes[n];
+    for (uint32_t i = 0; i < nd->recvs.n; i++) {
+        uint32_t ri = nd->recvs.v[i];
+        if (matches(&ns->pr[ri], &ns->msgs[mi])) {
+            bind(ns, n, ri, mi);
+            return;
+        }
+    }
+    if (!vec_push(&nd->pending, mi))
+        ns->oom = true;
+}
+
+/* Posted receive ri of node n is satisfied. */
+static void precv_done(mpp_nodes *ns, uint32_t n, uint32_t ri)
+{
+    node *nd = &ns->nodes[n];
+    precv *r = &ns->pr[ri];
+    r->done = 1;
+    if (r->background)
+        nd->outstanding--;
+    for (uint32_t i = 0; i < nd->recvs.n; i++)
+        if (nd->recvs.v[i] == ri) {
+            vec_remove_at(&nd->recvs, i);
+            break;
+        }
+}
+
+static void recv_complete(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t when)
+{
+    msg *m = &ns->msgs[mi];
+    m->delivered = when;
+    if (!vec_push(&ns->delivered, mi))
+        ns->oom = true;
+    node *nd = &ns->nodes[n];
+    nd->recvs_any = true;
+    if (when > nd->recv_done)
+        nd->recv_done = when;
+    if (m->recv != NONE)
+        precv_done(ns, n, m->recv);
+}
+
+static void send_complete(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t when)
+{
+    node *nd = &ns->nodes[n];
+    nd->sends = true;
+    if (when > nd->send_done)
+        nd->send_done = when;
+    if (ns->msgs[mi].background)
+        nd->outstanding--;
+}
+
+/* --- the NIC side ------------------------------------------------------------ */
+
+void mpp_nodes_arrive(mpp_nodes *ns, uint32_t n, uint32_t h, uint64_t c)
+{
+    const mpp_packet *p = &ns->net->pkt[h];
+    ring *rg = &ns->rx[(size_t)n * ns->MC + p->mclass];
+    if (rg->n == rg->cap) {
+        uint32_t cap = rg->cap ? rg->cap * 2 : 16;
+        uint32_t *nh = malloc(cap * sizeof *nh);
+        if (!nh) {
+            ns->oom = true;
+            return;
+        }
+        for (uint32_t i = 0; i < rg->n; i++)
+            nh[i] = rg->h[(rg->head + i) % rg->cap];
+        free(rg->h);
+        rg->h = nh;
+        rg->head = 0;
+        rg->cap = cap;
+    }
+    rg->h[(rg->head + rg->n++) % rg->cap] = h;
+    node *nd = &ns->nodes[n];
+    if (rg->n > nd->recv_peak)
+        nd->recv_peak = rg->n;
+    wake(ns, n, c);
+}
+
+void mpp_nodes_fifo_space(mpp_nodes *ns, uint32_t n, uint64_t c) { wake(ns, n, c); }
+
+static bool fifo_room(const mpp_nodes *ns, uint32_t n, uint32_t cls)
+{
+    return ns->q[(size_t)n * ns->MC + cls].count < ns->send_cap;
+}
+
+static uint32_t class_of(const mpp_nodes *ns, uint8_t kind)
+{
+    return kind == PK_REPLY && ns->MC > 1 ? 1 : 0;
+}
+
+/* Write one packet of kind for message mi into node n's send FIFO, ready
+ * at network cycle `ready`. */
+static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, uint64_t ready)
+{
+    msg *m = &ns->msgs[mi];
+    uint32_t flits, dst = kind == PK_REPLY ? m->src : m->dst;
+    if (kind == PK_DATA || kind == PK_PUT) {
+        uint64_t off = (uint64_t)m->written * ns->payload_bytes;
+        uint64_t left = m->bytes > off ? m->bytes - off : 0;
+        flits = mpp_nodes_packet_flits(ns, left < ns->payload_bytes ? left : ns->payload_bytes,
+                                       false);
+    } else {
+        flits = ns->ctrl_flits;
+    }
+    uint32_t cls = class_of(ns, kind);
+    mpp_src_entry e = {.created = ready ? ready - 1 : 0,
+                       .tag = ((uint64_t)kind << 32) | mi,
+                       .dst = dst,
+                       .flits = flits,
+                       .mclass = (uint8_t)cls,
+                       .measured = 1};
+    if (!ns->push(ns->ud, n, cls, &e))
+        ns->oom = true;
+    node *nd = &ns->nodes[n];
+    uint32_t occ = ns->q[(size_t)n * ns->MC + cls].count;
+    if (occ > nd->send_peak)
+        nd->send_peak = occ;
+}
+
+/* --- reading a packet ------------------------------------------------------- */
+
+static bool interrupt_class(const mpp_nodes *ns, uint8_t kind, const msg *m)
+{
+    if (kind == PK_REQ || kind == PK_REPLY)
+        return m->paradigm == MPP_PARADIGM_ASYNC;
+    if (kind == PK_AM || kind == PK_PUT)
+        return ns->cfg.delivery == MPP_DELIVER_INTERRUPT;
+    return false;
+}
+
+/* The head packet of node n's receive FIFOs (interface order), or NONE. */
+static uint32_t rx_head(const mpp_nodes *ns, uint32_t n, uint32_t *cls)
+{
+    for (uint32_t k = 0; k < ns->MC; k++) {
+        const ring *rg = &ns->rx[(size_t)n * ns->MC + k];
+        if (rg->n) {
+            *cls = k;
+            return rg->h[rg->head];
+        }
+    }
+    return NONE;
+}
+
+/* Read the head packet of interface cls: costs, effects. Returns the CPU
+ * cycles spent. */
+static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_interrupt,
+                            uint64_t start)
+{
+    const mpp_node_config *c = &ns->cfg;
+    ring *rg = &ns->rx[(size_t)n * ns->MC + cls];
+    uint32_t h = rg->h[rg->head];
+    rg->head = (rg->head + 1) % rg->cap;
+    rg->n--;
+    mpp_packet *p = &ns->net->pkt[h];
+    uint8_t kind = (uint8_t)(p->tag >> 32);
+    uint32_t mi = (uint32_t)p->tag;
+    msg *m = &ns->msgs[mi];
+    if (p->injected < m->first_inject)
+        m->first_inject = p->injected;
+    uint64_t cost = c->recv_packet_cycles + (by_interrupt ? c->interrupt_cycles : c->poll_cycles);
+    if (by_interrupt)
+        ns->interrupts++;
+    node *nd = &ns->nodes[n];
+    switch (kind) {
+    case PK_REQ:
+        first_contact(ns, n, mi);
+        break;
+    case PK_REPLY:
+        m->replied = 1;
+        if (!m->data_queued) {
+            /* the data may go now (an async REPLY handler writes it at once) */
+            m->data_queued = 1;
+            if (!vec_push(&nd->data, mi))
+                ns->oom = true;
+        }
+        break;
+    case PK_DATA:
+    case PK_PUT:
+    case PK_AM:
+        m->hops += p->hops;
+        if (m->received == 0 && kind == PK_PUT)
+            first_contact(ns, n, mi); /* finds the agreed receive port */
+        m->received++;
+        if (kind == PK_AM)
+            cost += c->handler_cycles;
+        if (m->received == m->npk) {
+            if (kind == PK_PUT)
+                cost += c->handler_cycles;
+            recv_complete(ns, n, mi, net_ceil(ns, start + cost));
+        }
+        break;
+    }
+    nd->recv_busy += cost;
+    /* the packet leaves the receive FIFO: its space returns to the NIC */
+    if (ns->model)
+        mpp_net_fifo_release(ns->net, h);
+    mpp_net_pkt_free(ns->net, h);
+    return cost;
+}
+
+/* --- the processor ------------------------------------------------------------ */
+
+/* May node n read packets now (poll-class)? */
+static bool may_read(const mpp_nodes *ns, const node *nd)
+{
+    if (!nd->op_active)
+        return nd->state == ST_BLOCKED || nd->pc >= nd->nops || nd->outstanding ||
+               nd->recvs.n || (nd->pc < nd->nops && nd->ops[nd->pc].code == MPP_OP_POLL);
+    const mpp_op *op = &nd->ops[nd->pc];
+    if (op->code == MPP_OP_SEND) {
+        /* a blocking send reads while it waits for its reply, not while it
+         * writes its data */
+        const msg *m = &ns->msgs[nd->op_msg];
+        return !(m->replied || m->paradigm == MPP_PARADIGM_AM || m->paradigm == MPP_PARADIGM_AM_PUT);
+    }
+    return true;
+}
+
+/* The message whose data node n may write now, or NONE. */
+static uint32_t data_ready(const mpp_nodes *ns, const node *nd)
+{
+    for (uint32_t i = 0; i < nd->data.n; i++) {
+        uint32_t mi = nd->data.v[i];
+        const msg *m = &ns->msgs[mi];
+        if (m->written >= m->npk)
+            continue;
+        /* background (handler) data is always allowed; a blocking send's
+         * data only while that send is the operation in progress */
+        if (m->background || (nd->op_active && nd->op_msg == mi))
+            return mi;
+    }
+    return NONE;
+}
+
+/* Start the operation at pc. Returns its CPU cost; sets op_active for
+ * blocking operations, advances pc for the others. */
+static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
+{
+    node *nd = &ns->nodes[n];
+    const mpp_op *op = &nd->ops[nd->pc];
+    const mpp_node_config *c = &ns->cfg;
+    uint64_t now = net_ceil(ns, start);
+    switch (op->code) {
+    case MPP_OP_SEND:
+    case MPP_OP_ISEND:
+    case MPP_OP_SENDRECV:
+    case MPP_OP_AM: {
+        uint64_t cost = c->send_msg_cycles;
+        if (op->code == MPP_OP_SENDRECV) {
+            nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false);
+            if (nd->op_recv != NONE)
+                match_pending(ns, n, nd->op_recv);
+            cost += c->recv_msg_cycles;
+        }
+        mpp_op mop = *op;
+        if (op->code == MPP_OP_AM) {
+            mop.paradigm = MPP_PARADIGM_AM;
+            mop.bytes = ns->payload_bytes;
+        }
+        uint32_t mi = new_msg(ns, n, &mop, now);
+        if (mi == NONE)
+            return cost;
+        msg *m = &ns->msgs[mi];
+        m->background = op->code == MPP_OP_ISEND;
+        if (m->paradigm == MPP_PARADIGM_SYNC || m->paradigm == MPP_PARADIGM_ASYNC) {
+            job j = {mi, PK_REQ, 0};
+            if (!ctrl_push(nd, j))
+                ns->oom = true;
+        } else {
+            m->data_queued = 1;
+            if (!vec_push(&nd->data, mi))
+                ns->oom = true;
+        }
+        if (m->background) {
+            nd->outstanding++;
+            nd->pc++;
+        } else {
+            nd->op_active = true;
+            nd->op_msg = mi;
+        }
+        return cost;
+    }
+    case MPP_OP_RECV:
+    case MPP_OP_IRECV: {
+        bool bg = op->code == MPP_OP_IRECV;
+        uint32_t ri = new_recv(ns, n, op->peer, op->tag, bg);
+        if (ri != NONE)
+            match_pending(ns, n, ri);
+        if (bg) {
+            nd->outstanding++;
+            nd->pc++;
+        } else {
+            nd->op_active = true;
+            nd->op_recv = ri;
+        }
+        return c->recv_msg_cycles;
+    }
+    case MPP_OP_WAIT:
+    case MPP_OP_POLL:
+        nd->op_active = true;
+        return 0;
+    case MPP_OP_COMPUTE:
+        nd->pc++;
+        return op->bytes;
+    case MPP_OP_BARRIER:
+    case MPP_OP_REDUCE: {
+        nd->op_active = true;
+        nd->barrier_epoch = ns->barrier_epoch;
+        ns->barrier_in++;
+        if (now > ns->barrier_last)
+            ns->barrier_last = now;
+        if (ns->barrier_in == ns->unfinished) {
+            uint64_t rel = ns->barrier_last +
+                           (op->code == MPP_OP_BARRIER ? c->barrier_cycles : c->reduce_cycles);
+            ns->barrier_release = rel;
+            ns->barrier_epoch++;
+            ns->barrier_in = 0;
+            ns->barrier_last = 0;
+            for (uint32_t k = 0; k < ns->N; k++)
+                if (ns->nodes[k].op_active && ns->nodes[k].pc < ns->nodes[k].nops &&
+                    (ns->nodes[k].ops[ns->nodes[k].pc].code == MPP_OP_BARRIER ||
+                     ns->nodes[k].ops[ns->nodes[k].pc].code == MPP_OP_REDUCE))
+                    wake(ns, k, rel);
+        }
+        return 0;
+    }
+    case MPP_OP_MARK:
+    default:
+        nd->pc++;
+        return 0;
+    }
+}
+
+/* Is the blocking operation in progress complete? */
+static bool op_complete(const mpp_nodes *ns, const node *nd, uint64_t t)
+{
+    const mpp_op *op = &nd->ops[nd->pc];
+    switch (op->code) {
+    case MPP_OP_SEND:
+    case MPP_OP_AM:
+        return ns->msgs[nd->op_msg].written >= ns->msgs[nd->op_msg].npk;
+    case MPP_OP_SENDRECV:
+        return ns->msgs[nd->op_msg].written >= ns->msgs[nd->op_msg].npk &&
+               (nd->op_recv == NONE || ns->pr[nd->op_recv].done);
+    case MPP_OP_RECV:
+        return nd->op_recv == NONE || ns->pr[nd->op_recv].done;
+    case MPP_OP_WAIT:
+        return nd->outstanding == 0;
+    case MPP_OP_POLL: {
+        uint32_t cls;
+        return rx_head(ns, (uint32_t)(nd - ns->nodes), &cls) == NONE;
+    }
+    case MPP_OP_BARRIER:
+    case MPP_OP_REDUCE:
+        return nd->barrier_epoch != ns->barrier_epoch && t >= ns->barrier_release;
+    default:
+        return true;
+    }
+}
+
+/* One action of free node n at cycle t starting at CPU time start. Returns
+ * the CPU cycles it took, or NEVER when there is nothing to do. */
+static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
+{
+    node *nd = &ns->nodes[n];
+    const mpp_node_config *c = &ns->cfg;
+    uint32_t cls, h = rx_head(ns, n, &cls);
+    /* 1. interrupts */
+    if (h != NONE) {
+        const mpp_packet *p = &ns->net->pkt[h];
+        uint8_t kind = (uint8_t)(p->tag >> 32);
+        if (interrupt_class(ns, kind, &ns->msgs[(uint32_t)p->tag]))
+            return read_packet(ns, n, cls, true, start);
+    }
+    /* 2. control packets */
+    if (nd->ctrl_n) {
+        job *j = &nd->ctrl[nd->ctrl_head];
+        if (fifo_room(ns, n, class_of(ns, j->kind))) {
+            uint64_t cost = c->send_packet_cycles;
+            write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost));
+            nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
+            nd->ctrl_n--;
+            nd->send_busy += cost;
+            return cost;
+        }
+    }
+    /* 3-5. data and reading */
+    uint32_t mi = data_ready(ns, nd);
+    bool can_write = mi != NONE && fifo_room(ns, n, 0);
+    bool can_read = h != NONE && may_read(ns, nd);
+    bool alternate = nd->op_active && nd->ops[nd->pc].code == MPP_OP_SENDRECV;
+    if (can_write && can_read && alternate) {
+        nd->alt = !nd->alt;
+        if (nd->alt)
+            can_write = false;
+    }
+    if (can_write) {
+        msg *m = &ns->msgs[mi];
+        uint64_t cost = c->send_packet_cycles;
+        uint8_t kind = m->paradigm == MPP_PARADIGM_AM     ? PK_AM
+                       : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
+                                                            : PK_DATA;
+        write_packet(ns, n, mi, kind, net_ceil(ns, start + cost));
+        m->written++;
+        nd->send_busy += cost;
+        if (m->written == m->npk) {
+            for (uint32_t i = 0; i < nd->data.n; i++)
+                if (nd->data.v[i] == mi) {
+                    vec_remove_at(&nd->data, i);
+                    break;
+                }
+            send_complete(ns, n, mi, net_ceil(ns, start + cost));
+        }
+        return cost;
+    }
+    if (can_read)
+        return read_packet(ns, n, cls, false, start);
+    /* 6. the program */
+    if (nd->op_active) {
+        if (!op_complete(ns, nd, t))
+            return NEVER;
+        nd->op_active = false;
+        nd->op_msg = nd->op_recv = NONE;
+        nd->pc++;
+        return 0;
+    }
+    if (nd->pc < nd->nops)
+        return start_op(ns, n, t, start);
+    if (nd->outstanding || nd->recvs.n || nd->data.n || nd->ctrl_n)
+        return NEVER;
+    nd->state = ST_DONE;
+    ns->unfinished--;
+    return NEVER;
+}
+
+void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
+{
+    while (ns->heap_n && ns->heap[0].at <= t) {
+        heap_ent e = ns->heap[0];
+        ns->heap[0] = ns->heap[--ns->heap_n];
+        if (ns->heap_n)
+            heap_down(ns, 0);
+        node *nd = &ns->nodes[e.node];
+        if (nd->wake_at != e.at || nd->state == ST_DONE)
+            continue; /* stale */
+        nd->wake_at = NEVER;
+        uint64_t cs = cpu_ceil(ns, t);
+        bool acted = false;
+        for (;;) {
+            uint64_t start = nd->f > cs ? nd->f : cs;
+            if (net_floor(ns, start) > t) {
+                wake(ns, e.node, net_floor(ns, start));
+                break;
+            }
+            uint64_t cost = node_act(ns, e.node, t, start);
+            if (cost == NEVER) {
+                nd->state = nd->state == ST_DONE ? ST_DONE : ST_BLOCKED;
+                /* a barrier waiting for its release time wakes itself */
+                if (nd->state == ST_BLOCKED && nd->op_active && nd->pc < nd->nops &&
+                    (nd->ops[nd->pc].code == MPP_OP_BARRIER ||
+                     nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
+                    nd->barrier_epoch != ns->barrier_epoch)
+                    wake(ns, e.node, ns->barrier_release > t ? ns->barrier_release : t + 1);
+                break;
+            }
+            nd->state = ST_RUN;
+            nd->f = start + cost;
+            acted = true;
+            if (ns->oom)
+                break;
+        }
+        if (acted)
+            ns->net->last_progress = t;
+    }
+}
+
+uint64_t mpp_nodes_next_wake(const mpp_nodes *ns) { return ns->heap_n ? ns->heap[0].at : NEVER; }
+
+bool mpp_nodes_done(const mpp_nodes *ns) { return ns->unfinished == 0; }
+
+bool mpp_nodes_oom(const mpp_nodes *ns) { return ns->oom; }
+
+/* --- results ------------------------------------------------------------------ */
+
+void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r)
+{
+    double ms = 1.0 / ((double)ns->nk); /* network cycles -> ms: cycles / kHz */
+    double cpu_ms = 1.0 / ((double)ns->ck);
+    uint64_t smin = NEVER, smax = 0, rmax = 0;
+    long double ssum = 0, rsum = 0, sb = 0, rb = 0;
+    uint32_t ns_ = 0, nr = 0;
+    uint32_t spk = 0, rpk = 0;
+    for (uint32_t n = 0; n < ns->N; n++) {
+        const node *nd = &ns->nodes[n];
+        if (nd->sends) {
+            ns_++;
+            ssum += nd->send_done;
+            if (nd->send_done < smin)
+                smin = nd->send_done;
+            if (nd->send_done > smax)
+                smax = nd->send_done;
+        }
+        if (nd->recvs_any) {
+            nr++;
+            rsum += nd->recv_done;
+            if (nd->recv_done > rmax)
+                rmax = nd->recv_done;
+        }
+        sb += nd->send_busy;
+        rb += nd->recv_busy;
+        if (nd->send_peak > spk)
+            spk = nd->send_peak;
+        if (nd->recv_peak > rpk)
+            rpk = nd->recv_peak;
+    }
+    r->messages = ns->delivered.n;
+    r->makespan_ms = (double)r->makespan * ms;
+    r->message_latency_us = r->message_latency_mean * ms * 1000.0;
+    r->send_done_min_ms = ns_ ? (double)smin * ms : NAN;
+    r->send_done_max_ms = ns_ ? (double)smax * ms : NAN;
+    r->send_done_mean_ms = ns_ ? (double)(ssum / ns_) * ms : NAN;
+    r->recv_done_max_ms = nr ? (double)rmax * ms : NAN;
+    r->recv_done_mean_ms = nr ? (double)(rsum / nr) * ms : NAN;
+    r->send_busy_mean_ms = (double)(sb / ns->N) * cpu_ms;
+    r->recv_busy_mean_ms = (double)(rb / ns->N) * cpu_ms;
+    r->send_fifo_peak = spk;
+    r->recv_fifo_peak = rpk;
+    r->interrupts = ns->interrupts;
+}
+
+size_t mpp_nodes_msg_count(const mpp_nodes *ns) { return ns->delivered.n; }
+
+void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_msg_record *out)
+{
+    const msg *m = &ns->msgs[ns->delivered.v[i]];
+    out->src = m->src;
+    out->dst = m->dst;
+    out->bytes = m->bytes;
+    out->packets = m->npk;
+    out->issue = m->issue;
+    out->first_inject = m->first_inject;
+    out->delivered = m->delivered;
+    out->hops = m->npk ? (double)m->hops / m->npk : 0;
+}
+
+static const char *op_name(uint8_t code)
+{
+    static const char *const names[] = {"SEND", "ISEND",   "RECV",    "IRECV", "SENDRECV",
+                                        "WAIT", "AM",      "POLL",    "COMPUTE", "BARRIER",
+                                        "REDUCE", "MARK"};
+    return code < sizeof names / sizeof names[0] ? names[code] : "?";
+}
+
+void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines)
+{
+    uint32_t lines = 0, waiting = 0;
+    for (uint32_t n = 0; n < ns->N; n++) {
+        const node *nd = &ns->nodes[n];
+        if (nd->state == ST_DONE)
+            continue;
+        waiting++;
+        if (lines++ >= max_lines)
+            continue;
+        mpp_sb_printf(sb, "  processor %u", n);
+        if (nd->pc < nd->nops) {
+            const mpp_op *op = &nd->ops[nd->pc];
+            mpp_sb_printf(sb, " in op %u %s", nd->pc, op_name(op->code));
+            if (op->code == MPP_OP_SEND || op->code == MPP_OP_SENDRECV || op->code == MPP_OP_AM) {
+                mpp_sb_printf(sb, " to %u", op->peer);
+                if (nd->op_active && nd->op_msg != NONE) {
+                    const msg *m = &ns->msgs[nd->op_msg];
+                    if ((m->paradigm == MPP_PARADIGM_SYNC || m->paradigm == MPP_PARADIGM_ASYNC) &&
+                        !m->replied)
+                        mpp_sb_add(sb, ": waits for the reply to its request");
+                    else
+                        mpp_sb_printf(sb, ": has written %u of %u packets (send FIFO full)",
+                                      m->written, m->npk);
+                }
+            }
+            if (op->code == MPP_OP_RECV || op->code == MPP_OP_SENDRECV) {
+                uint32_t src = op->code == MPP_OP_RECV ? op->peer : op->peer2;
+                if (src == MPP_ANY)
+                    mpp_sb_add(sb, "; waits for a message from any node");
+                else
+                    mpp_sb_printf(sb, "; waits for a message from %u", src);
+            }
+            if (op->code == MPP_OP_WAIT)
+                mpp_sb_printf(sb, ": %u operations outstanding", nd->outstanding);
+            if (op->code == MPP_OP_BARRIER || op->code == MPP_OP_REDUCE)
+                mpp_sb_add(sb, ": waits for the other processors");
+        } else {
+            mpp_sb_printf(sb, " at the end of its program with %u operations outstanding",
+                          nd->outstanding);
+        }
+        uint32_t inq = 0;
+        for (uint32_t k = 0; k < ns->MC; k++)
+            inq += ns->rx[(size_t)n * ns->MC + k].n;
+        mpp_sb_printf(sb, " (%u packets in its receive FIFOs)\n", inq);
+    }
+    if (waiting > max_lines)
+        mpp_sb_printf(sb, "  ... and %u more processors\n", waiting - max_lines);
+}

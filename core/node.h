@@ -1,0 +1,110 @@
+/* core/node.h — node processors running message-passing programs over the
+ * network interface (mpp_nodes_*). Internal to the engine (core/sim.c).
+ *
+ * Each node runs a program: a list of operations (mpp_op). The processor is
+ * one resource with its own clock (cpu_mhz): writing a packet into a send
+ * FIFO, reading one from a receive FIFO, running a handler, posting a
+ * receive all cost CPU cycles, kept exactly in CPU cycles and mapped to the
+ * first network cycle at or after them. The messaging paradigms (sync,
+ * async, am, am_put) decide which packets a message becomes (request,
+ * reply, data, active message, put) and when the processor reads them (by
+ * polling or on interrupt). See core/node.c for the protocols. */
+#ifndef MPP_CORE_NODE_H
+#define MPP_CORE_NODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "network.h"
+#include "sim.h"
+#include "strbuf.h"
+
+/* Operations of a node program. */
+typedef enum mpp_op_code {
+    MPP_OP_SEND = 0,     /* blocking send (peer, bytes, tag) in the message's paradigm */
+    MPP_OP_ISEND = 1,    /* non-blocking send: completes in the background (WAIT) */
+    MPP_OP_RECV = 2,     /* blocking receive (peer or MPP_ANY, tag) */
+    MPP_OP_IRECV = 3,    /* post a receive, go on (WAIT) */
+    MPP_OP_SENDRECV = 4, /* post a receive from peer2, then a blocking send to peer */
+    MPP_OP_WAIT = 5,     /* wait for every posted receive and background send */
+    MPP_OP_AM = 6,       /* one active message to peer (handler id in tag) */
+    MPP_OP_POLL = 7,     /* read every packet waiting in the receive FIFOs */
+    MPP_OP_COMPUTE = 8,  /* bytes = CPU cycles of computation */
+    MPP_OP_BARRIER = 9,  /* control-network barrier */
+    MPP_OP_REDUCE = 10,  /* control-network reduction */
+    MPP_OP_MARK = 11     /* phase mark (tag = phase number) */
+} mpp_op_code;
+
+#define MPP_ANY 0xffffffffu
+
+typedef struct mpp_op {
+    uint8_t code;     /* mpp_op_code */
+    uint8_t paradigm; /* mpp_paradigm of a send */
+    uint32_t peer;    /* destination (sends) or source (receives, MPP_ANY) */
+    uint32_t peer2;   /* SENDRECV: the source to receive from */
+    uint32_t tag;
+    uint64_t bytes;   /* message bytes, or COMPUTE cycles */
+} mpp_op;
+
+/* A delivered message, for statistics and per-message output. */
+typedef struct mpp_msg_record {
+    uint32_t src, dst;
+    uint64_t bytes;
+    uint32_t packets;
+    uint64_t issue;        /* processor started the send */
+    uint64_t first_inject; /* first packet of it entered the network */
+    uint64_t delivered;    /* receiving processor consumed its last packet */
+    double hops;           /* mean inter-router links per packet */
+} mpp_msg_record;
+
+typedef struct mpp_nodes mpp_nodes;
+
+/* How the node layer hands a written packet to the NIC: push e onto node's
+ * send FIFO of interface cls (the simulation's source queue). Returns false
+ * when out of memory. */
+typedef bool (*mpp_nodes_push_fn)(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
+
+/* Create the processors for N nodes with programs prog[n][0..len[n]-1]
+ * (copied). q are the send FIFOs [N x interfaces] (owned by the caller and
+ * filled through push), net the network (for the packet pool and the
+ * receive-FIFO credits). Fails with MPP_EINVAL (no clock, a zero size) or
+ * MPP_ENOMEM. */
+mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net, mpp_srcq *q,
+                            mpp_nodes_push_fn push, void *ud, const mpp_op *const *prog,
+                            const uint32_t *len, mpp_err *err);
+
+/* True when an allocation failed while running (the run must stop). */
+bool mpp_nodes_oom(const mpp_nodes *ns);
+void mpp_nodes_destroy(mpp_nodes *ns);
+
+/* Flits of a packet of `data_bytes` payload (0 for a control packet, which
+ * is sent full size). */
+uint32_t mpp_nodes_packet_flits(const mpp_nodes *ns, uint64_t data_bytes, bool control);
+
+/* The network delivered the tail of packet handle h to node n in cycle c
+ * (the packet is complete in the receive FIFO). */
+void mpp_nodes_arrive(mpp_nodes *ns, uint32_t n, uint32_t h, uint64_t c);
+/* A packet left node n's send FIFO in cycle c (room for another). */
+void mpp_nodes_fifo_space(mpp_nodes *ns, uint32_t n, uint64_t c);
+
+/* Run every processor due in cycle c (hot enough: called every cycle). */
+void mpp_nodes_step(mpp_nodes *ns, uint64_t c);
+
+/* The next cycle at which a processor wants to act (UINT64_MAX: none). */
+uint64_t mpp_nodes_next_wake(const mpp_nodes *ns);
+
+/* True when every program has finished. */
+bool mpp_nodes_done(const mpp_nodes *ns);
+
+/* Fill the messages-workload fields of r. */
+void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r);
+
+/* Delivered messages, in delivery order. */
+size_t mpp_nodes_msg_count(const mpp_nodes *ns);
+void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_msg_record *out);
+
+/* Append what every unfinished processor waits for (deadlock report). */
+void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines);
+
+#endif
