@@ -1008,7 +1008,7 @@ void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r)
 
 size_t mpp_nodes_msg_count(const mpp_nodes *ns) { return ns->delivered.n; }
 
-void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_msg_record *out)
+void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out)
 {
     const msg *m = &ns->msgs[ns->delivered.v[i]];
     out->src = m->src;

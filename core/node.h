@@ -47,17 +47,6 @@ typedef struct mpp_op {
     uint64_t bytes;   /* message bytes, or COMPUTE cycles */
 } mpp_op;
 
-/* A delivered message, for statistics and per-message output. */
-typedef struct mpp_msg_record {
-    uint32_t src, dst;
-    uint64_t bytes;
-    uint32_t packets;
-    uint64_t issue;        /* processor started the send */
-    uint64_t first_inject; /* first packet of it entered the network */
-    uint64_t delivered;    /* receiving processor consumed its last packet */
-    double hops;           /* mean inter-router links per packet */
-} mpp_msg_record;
-
 typedef struct mpp_nodes mpp_nodes;
 
 /* How the node layer hands a written packet to the NIC: push e onto node's
@@ -102,7 +91,7 @@ void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r);
 
 /* Delivered messages, in delivery order. */
 size_t mpp_nodes_msg_count(const mpp_nodes *ns);
-void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_msg_record *out);
+void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out);
 
 /* Append what every unfinished processor waits for (deadlock report). */
 void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines);

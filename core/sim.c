@@ -102,6 +102,14 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_total, cycle - p->created);
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
+        if (s->cfg.on_packet) {
+            mpp_packet_record rec = {
+                .src = p->src, .dst = p->dst, .flits = p->flits, .hops = p->hops,
+                .created = p->created, .injected = p->injected, .delivered = cycle,
+                .tag = p->tag, .measured = true,
+            };
+            s->cfg.on_packet(s->cfg.on_packet_ud, &rec);
+        }
         mpp_nodes_arrive(s->nodes, node, flit >> 2, cycle);
         return;
     }
@@ -732,7 +740,7 @@ static void finish(mpp_sim *s)
         mpp_hist_free(&s->msg_lat);
         mpp_hist_init(&s->msg_lat);
         for (size_t i = 0; i < mpp_nodes_msg_count(s->nodes); i++) {
-            mpp_msg_record m;
+            mpp_message_record m;
             mpp_nodes_msg_get(s->nodes, i, &m);
             mpp_hist_add(&s->msg_lat, m.delivered - m.issue);
         }
@@ -861,6 +869,16 @@ const mpp_topo *mpp_sim_topology(const mpp_sim *s) { return &s->topo; }
 const char *mpp_sim_report(const mpp_sim *s) { return s->report.s; }
 size_t mpp_sim_channel_count(const mpp_sim *s) { return s->nchan; }
 const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s) { return s->matrix; }
+
+size_t mpp_sim_message_count(const mpp_sim *s)
+{
+    return s->nodes ? mpp_nodes_msg_count(s->nodes) : 0;
+}
+
+void mpp_sim_message_get(const mpp_sim *s, size_t i, mpp_message_record *out)
+{
+    mpp_nodes_msg_get(s->nodes, i, out);
+}
 
 static void endpoint_name(const mpp_sim *s, uint32_t e, char *buf, size_t len)
 {

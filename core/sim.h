@@ -124,7 +124,9 @@ typedef struct mpp_packet_record {
     uint64_t created;        /* cycle the packet was created */
     uint64_t injected;       /* cycle its head entered the injection channel */
     uint64_t delivered;      /* cycle its tail was ejected */
-    uint64_t tag;            /* caller's tag (mpp_sim_send), 0 for synthetic */
+    uint64_t tag;            /* caller's tag (mpp_sim_send), 0 for synthetic; messages
+                                workload: packet kind << 32 | message number, kinds
+                                1 request, 2 reply, 3 data, 4 active message, 5 put */
     bool measured;           /* created inside the measurement window */
 } mpp_packet_record;
 
@@ -259,6 +261,20 @@ const char *mpp_sim_report(const mpp_sim *s);
 /* Channels (router-to-router and node links, both directions). */
 size_t mpp_sim_channel_count(const mpp_sim *s);
 void mpp_sim_channel_get(const mpp_sim *s, size_t i, mpp_channel_info *out);
+
+/* Messages workload: one record per delivered message, in delivery order
+ * (times in network cycles from cycle 0). */
+typedef struct mpp_message_record {
+    uint32_t src, dst;
+    uint64_t bytes;
+    uint32_t packets;
+    uint64_t issue;        /* the sending processor started the send */
+    uint64_t first_inject; /* its first packet entered the network */
+    uint64_t delivered;    /* the receiving processor consumed its last packet */
+    double hops;           /* mean inter-router links per packet */
+} mpp_message_record;
+size_t mpp_sim_message_count(const mpp_sim *s);
+void mpp_sim_message_get(const mpp_sim *s, size_t i, mpp_message_record *out);
 
 /* Measured source x destination flit counts, row-major [nodes x nodes], or
  * NULL when record_matrix was off. */
