@@ -297,7 +297,24 @@ static int setup_programs(mpp_sim *s, mpp_err *err)
     bool async = w->paradigm == MPP_PARADIGM_ASYNC;
     uint8_t send_code = async ? MPP_OP_ISEND : MPP_OP_SEND;
     bool ok = true;
-    if (w->shape == MPP_SHAPE_PERMUTATION) {
+    if (s->cfg.programs) {
+        for (uint32_t p = 0; p < N && ok; p++)
+            for (uint32_t k = 0; k < s->cfg.programs[p].len && ok; k++) {
+                const mpp_op *op = &s->cfg.programs[p].ops[k];
+                bool peer = op->code == MPP_OP_SEND || op->code == MPP_OP_ISEND ||
+                            op->code == MPP_OP_SENDRECV || op->code == MPP_OP_AM ||
+                            ((op->code == MPP_OP_RECV || op->code == MPP_OP_IRECV) &&
+                             op->peer != MPP_ANY);
+                if ((peer && op->peer >= N) || (op->code == MPP_OP_SENDRECV && op->peer2 >= N) ||
+                    op->code > MPP_OP_MARK) {
+                    rc = mpp_err_set(err, MPP_EINVAL,
+                                     "program of node %u, operation %u: bad operation or node", p,
+                                     k);
+                    goto out;
+                }
+                ok = add_op(&pg, p, *op);
+            }
+    } else if (w->shape == MPP_SHAPE_PERMUTATION) {
         uint32_t *from = malloc(N * sizeof *from);
         if (!from) {
             rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
@@ -443,7 +460,8 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         s->wstart = c->synth.warmup;
         s->wend = c->synth.warmup + c->synth.measure;
         if (c->workload == MPP_WL_PERMUTATION ||
-            (c->workload == MPP_WL_MESSAGES && c->synth.shape == MPP_SHAPE_PERMUTATION)) {
+            (c->workload == MPP_WL_MESSAGES && c->synth.shape == MPP_SHAPE_PERMUTATION &&
+             !c->programs)) {
             if (!s->traffic.table) {
                 mpp_err_set(err, MPP_EINVAL,
                             "workload: pattern '%s' draws a destination per packet; a permutation "

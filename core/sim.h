@@ -20,6 +20,7 @@
 
 #include "err.h"
 #include "param.h"
+#include "program.h"
 #include "traffic.h"
 #include "../routers/routing.h"
 #include "../topologies/topology.h"
@@ -139,6 +140,10 @@ typedef struct mpp_sim_config {
     /* Outputs that cost memory or time, off by default. */
     bool record_channels;           /* per-channel utilisation */
     bool record_matrix;             /* source x destination flit matrix */
+    /* Messages workload: explicit programs, one per node ([nodes], owned by
+     * the caller, copied at create), instead of the workload's shape. Not
+     * part of YAML: for algorithms and tests. */
+    const mpp_program *programs;
     /* Optional per-packet callback (not part of YAML). */
     void (*on_packet)(void *ud, const mpp_packet_record *rec);
     void *on_packet_ud;

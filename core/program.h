@@ -1,0 +1,44 @@
+/* core/program.h — node programs: the operations a node processor runs
+ * (mpp_op). Programs come from the messages workload (core/sim.c), from
+ * algorithms through mpp_sim_config.programs, and from operation traces.
+ * The semantics of each operation and paradigm are in core/node.c and
+ * docs/machines.md. Types only. */
+#ifndef MPP_CORE_PROGRAM_H
+#define MPP_CORE_PROGRAM_H
+
+#include <stdint.h>
+
+/* Operations of a node program. */
+typedef enum mpp_op_code {
+    MPP_OP_SEND = 0,     /* blocking send (peer, bytes, tag) in the message's paradigm */
+    MPP_OP_ISEND = 1,    /* non-blocking send: completes in the background (WAIT) */
+    MPP_OP_RECV = 2,     /* blocking receive (peer or MPP_ANY, tag) */
+    MPP_OP_IRECV = 3,    /* post a receive, go on (WAIT) */
+    MPP_OP_SENDRECV = 4, /* post a receive from peer2, then a blocking send to peer */
+    MPP_OP_WAIT = 5,     /* wait for every posted receive and background send */
+    MPP_OP_AM = 6,       /* one active message to peer (handler id in tag) */
+    MPP_OP_POLL = 7,     /* read every packet waiting in the receive FIFOs */
+    MPP_OP_COMPUTE = 8,  /* bytes = CPU cycles of computation */
+    MPP_OP_BARRIER = 9,  /* control-network barrier */
+    MPP_OP_REDUCE = 10,  /* control-network reduction */
+    MPP_OP_MARK = 11     /* phase mark (tag = phase number) */
+} mpp_op_code;
+
+#define MPP_ANY 0xffffffffu
+
+typedef struct mpp_op {
+    uint8_t code;     /* mpp_op_code */
+    uint8_t paradigm; /* mpp_paradigm of a send */
+    uint32_t peer;    /* destination (sends) or source (receives, MPP_ANY) */
+    uint32_t peer2;   /* SENDRECV: the source to receive from */
+    uint32_t tag;
+    uint64_t bytes;   /* message bytes, or COMPUTE cycles */
+} mpp_op;
+
+/* One node's program. */
+typedef struct mpp_program {
+    const mpp_op *ops;
+    uint32_t len;
+} mpp_program;
+
+#endif

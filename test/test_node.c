@@ -1,0 +1,279 @@
+/* test/test_node.c — node processors and paradigms (core/node.c) through
+ * explicit programs: the packet sequence of sync is request, reply, data;
+ * an active message is one packet and runs its handler; am_put fires its
+ * handler when the byte count reaches zero; interrupt delivery costs more
+ * than polling; async handshakes run on interrupts; processor time maps
+ * exactly to network cycles; barriers release after the last entry plus
+ * barrier_cycles; a protocol deadlock (two blocking sends to each other)
+ * is reported by the watchdog, not a hang; a full receive FIFO backs up
+ * the network (node contention without any formula). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "testutil.h"
+
+#define MAXREC 4096
+typedef struct trace {
+    mpp_packet_record r[MAXREC];
+    int n;
+} trace;
+
+static void keep(void *ud, const mpp_packet_record *r)
+{
+    trace *t = ud;
+    if (t->n < MAXREC)
+        t->r[t->n++] = *r;
+}
+
+/* A 16-node mesh machine with the NIC model and simple clocks: CPU 10 MHz,
+ * network 10 MHz (one CPU cycle per network cycle). */
+static void machine(mpp_sim_config *c)
+{
+    mpp_sim_config_defaults(c);
+    test_mesh(c, 4, 4);
+    c->net.nic = MPP_NIC_MODEL;
+    c->net.net_mhz = 10;
+    c->net.vcs = 2;
+    c->workload = MPP_WL_MESSAGES;
+    c->node.cpu_mhz = 10;
+    c->node.interfaces = 2;
+    c->node.send_packet_cycles = 10;
+    c->node.recv_packet_cycles = 10;
+    c->node.send_msg_cycles = 0;
+    c->node.recv_msg_cycles = 0;
+    c->node.poll_cycles = 2;
+    c->node.interrupt_cycles = 40;
+    c->node.handler_cycles = 7;
+}
+
+/* Run programs prog[0..N-1] (NULL entries: empty). */
+static int run(mpp_sim_config *c, mpp_program *prog, trace *t, mpp_sim_result *res, mpp_sim **keep_sim)
+{
+    c->programs = prog;
+    c->on_packet = t ? keep : NULL;
+    c->on_packet_ud = t;
+    mpp_err err;
+    mpp_sim *s = mpp_sim_create(c, &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (!s)
+        return -1;
+    int rc = mpp_sim_run(s, NULL, NULL, &err);
+    if (res)
+        *res = *mpp_sim_result_get(s);
+    if (keep_sim)
+        *keep_sim = s;
+    else
+        mpp_sim_destroy(s);
+    return rc;
+}
+
+static uint32_t kind(const mpp_packet_record *r) { return (uint32_t)(r->tag >> 32); }
+
+static void test_sync_sequence(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    mpp_program prog[16] = {{0}};
+    mpp_op send = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .bytes = 64};
+    mpp_op recv = {.code = MPP_OP_RECV, .peer = 0};
+    prog[0] = (mpp_program){&send, 1};
+    prog[5] = (mpp_program){&recv, 1};
+    trace *t = calloc(1, sizeof *t);
+    mpp_sim_result r;
+    CHECK(run(&c, prog, t, &r, NULL) == 0);
+    CHECKF(t->n == 6, "%d packets", t->n);
+    if (t->n == 6) {
+        CHECK(kind(&t->r[0]) == 1 && t->r[0].src == 0 && t->r[0].dst == 5); /* request */
+        CHECK(kind(&t->r[1]) == 2 && t->r[1].src == 5 && t->r[1].dst == 0); /* reply */
+        for (int i = 2; i < 6; i++)
+            CHECK(kind(&t->r[i]) == 3 && t->r[i].src == 0 && t->r[i].dst == 5); /* data */
+        CHECK(t->r[0].delivered < t->r[1].injected); /* the reply answers the request */
+        CHECK(t->r[1].delivered < t->r[2].injected); /* data follows the reply */
+    }
+    CHECK(r.messages == 1);
+    free(t);
+}
+
+static void test_am(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    mpp_program prog[16] = {{0}};
+    mpp_op am = {.code = MPP_OP_AM, .peer = 3, .tag = 9};
+    mpp_op poll[2] = {{.code = MPP_OP_COMPUTE, .bytes = 200}, {.code = MPP_OP_POLL}};
+    prog[0] = (mpp_program){&am, 1};
+    prog[3] = (mpp_program){poll, 2};
+    trace *t = calloc(1, sizeof *t);
+    mpp_sim *s = NULL;
+    CHECK(run(&c, prog, t, NULL, &s) == 0);
+    CHECK(t->n == 1 && kind(&t->r[0]) == 4);
+    CHECK(mpp_sim_message_count(s) == 1);
+    if (s && mpp_sim_message_count(s) == 1) {
+        mpp_message_record m;
+        mpp_sim_message_get(s, 0, &m);
+        /* polled at cycle 200 (after the computation): poll + read + handler */
+        CHECKF(m.delivered == 200 + 2 + 10 + 7, "delivered %llu", (unsigned long long)m.delivered);
+    }
+    mpp_sim_destroy(s);
+    free(t);
+}
+
+static uint64_t am_latency(int delivery, uint64_t *interrupts)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.node.delivery = delivery;
+    mpp_program prog[16] = {{0}};
+    mpp_op am = {.code = MPP_OP_AM, .peer = 3};
+    /* the receiver is busy computing when the message arrives, then polls */
+    mpp_op busy[2] = {{.code = MPP_OP_COMPUTE, .bytes = 300}, {.code = MPP_OP_POLL}};
+    prog[0] = (mpp_program){&am, 1};
+    prog[3] = (mpp_program){busy, 2};
+    mpp_sim *s = NULL;
+    mpp_sim_result r;
+    CHECK(run(&c, prog, NULL, &r, &s) == 0);
+    uint64_t lat = 0;
+    if (s && mpp_sim_message_count(s) == 1) {
+        mpp_message_record m;
+        mpp_sim_message_get(s, 0, &m);
+        lat = m.delivered - m.issue;
+    }
+    *interrupts = r.interrupts;
+    mpp_sim_destroy(s);
+    return lat;
+}
+
+static void test_interrupt_vs_poll(void)
+{
+    uint64_t ip, ii;
+    uint64_t poll = am_latency(MPP_DELIVER_POLL, &ip);
+    uint64_t intr = am_latency(MPP_DELIVER_INTERRUPT, &ii);
+    printf("active message: %llu cycles polled, %llu on interrupt\n", (unsigned long long)poll,
+           (unsigned long long)intr);
+    CHECK(poll > 0 && intr > poll);
+    CHECK(ip == 0 && ii == 1);
+}
+
+static void test_am_put(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    mpp_program prog[16] = {{0}};
+    mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 6, .bytes = 100};
+    mpp_op port[2] = {{.code = MPP_OP_IRECV, .peer = 2}, {.code = MPP_OP_WAIT}};
+    prog[2] = (mpp_program){&put, 1};
+    prog[6] = (mpp_program){port, 2};
+    trace *t = calloc(1, sizeof *t);
+    mpp_sim *s = NULL;
+    CHECK(run(&c, prog, t, NULL, &s) == 0);
+    CHECKF(t->n == 7, "%d packets", t->n); /* 100 bytes = 7 packets of 16 */
+    uint64_t last = 0;
+    for (int i = 0; i < t->n; i++) {
+        CHECK(kind(&t->r[i]) == 5);
+        if (t->r[i].delivered > last)
+            last = t->r[i].delivered;
+    }
+    if (s && mpp_sim_message_count(s) == 1) {
+        mpp_message_record m;
+        mpp_sim_message_get(s, 0, &m);
+        /* the handler runs once, after the last packet is read */
+        CHECK(m.delivered >= last + 2 + 10 + 7);
+        CHECK(m.packets == 7);
+    }
+    mpp_sim_destroy(s);
+    free(t);
+}
+
+static void test_async(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    mpp_program prog[16] = {{0}};
+    mpp_op a[2] = {{.code = MPP_OP_ISEND, .paradigm = MPP_PARADIGM_ASYNC, .peer = 9, .bytes = 32},
+                   {.code = MPP_OP_WAIT}};
+    mpp_op b[2] = {{.code = MPP_OP_IRECV, .peer = 1}, {.code = MPP_OP_WAIT}};
+    prog[1] = (mpp_program){a, 2};
+    prog[9] = (mpp_program){b, 2};
+    mpp_sim_result r;
+    CHECK(run(&c, prog, NULL, &r, NULL) == 0);
+    CHECK(r.messages == 1);
+    CHECKF(r.interrupts == 2, "%llu interrupts", (unsigned long long)r.interrupts); /* REQ, REPLY */
+}
+
+static void test_time_and_barrier(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.net.net_mhz = 5;
+    c.node.cpu_mhz = 33;
+    c.node.barrier_cycles = 7;
+    mpp_program prog[16] = {{0}};
+    mpp_op ops[16][2];
+    for (int n = 0; n < 16; n++) {
+        /* 33000 CPU cycles = 1 ms = 5000 network cycles, exactly */
+        ops[n][0] = (mpp_op){.code = MPP_OP_COMPUTE, .bytes = n == 4 ? 33000u * 3 : 33000u};
+        ops[n][1] = (mpp_op){.code = MPP_OP_BARRIER};
+        prog[n] = (mpp_program){ops[n], 2};
+    }
+    mpp_sim_result r;
+    CHECK(run(&c, prog, NULL, &r, NULL) == 0);
+    CHECKF(r.makespan == 15000 + 7 + 1, "makespan %llu", (unsigned long long)r.makespan);
+}
+
+static void test_protocol_deadlock(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.net.watchdog_cycles = 3000;
+    mpp_program prog[16] = {{0}};
+    mpp_op s0 = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 1, .bytes = 16};
+    mpp_op s1 = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 0, .bytes = 16};
+    prog[0] = (mpp_program){&s0, 1};
+    prog[1] = (mpp_program){&s1, 1};
+    mpp_sim *s = NULL;
+    int rc = run(&c, prog, NULL, NULL, &s);
+    CHECKF(rc == MPP_EDEADLOCK, "rc %d", rc);
+    if (s) {
+        const char *rep = mpp_sim_report(s);
+        CHECK(strstr(rep, "processor 0") && strstr(rep, "waits for the reply"));
+    }
+    mpp_sim_destroy(s);
+}
+
+/* A receive FIFO that is not drained fills and backs up the network: the
+ * sender's packets stay in the network and its send FIFO, and it finishes
+ * only after the receiver starts reading. */
+static void test_backpressure(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.node.recv_fifo_packets = 2;
+    c.node.send_fifo_packets = 2;
+    c.net.buffer_flits = 5;
+    mpp_program prog[16] = {{0}};
+    mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 15, .bytes = 16 * 40};
+    mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = 5000}, {.code = MPP_OP_IRECV, .peer = 0},
+                      {.code = MPP_OP_WAIT}};
+    prog[0] = (mpp_program){&put, 1};
+    prog[15] = (mpp_program){late, 3};
+    mpp_sim_result r;
+    CHECK(run(&c, prog, NULL, &r, NULL) == 0);
+    /* 40 packets cannot all fit in the FIFOs and the network's buffers
+     * between 0 and 15 (2 + 2 packets of FIFO, 1 packet per VC buffer) */
+    CHECKF(r.send_done_max_ms * 1e4 > 5000, "sender finished at %.0f cycles", r.send_done_max_ms * 1e4);
+    CHECK(r.recv_fifo_peak == 2); /* the receive FIFO filled up */
+}
+
+int main(void)
+{
+    test_sync_sequence();
+    test_am();
+    test_interrupt_vs_poll();
+    test_am_put();
+    test_async();
+    test_time_and_barrier();
+    test_protocol_deadlock();
+    test_backpressure();
+    TEST_DONE();
+}
