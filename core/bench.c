@@ -2,7 +2,8 @@
  *
  * Each workload is a table row turned into experiment text (the topology's
  * compact form goes through its ops->parse_short, like `mppnet sim
- * --topology`), parsed with mpp_experiment_parse and run in a forked child.
+ * --topology`; a row with its own `text` is that text as is), parsed with
+ * mpp_experiment_parse and run in a forked child.
  * The child sends one fixed-size message back through a pipe:
  *
  *   parent: pipe, fork ----------------------------> child: parse, create,
@@ -39,13 +40,30 @@ typedef struct bench_def {
     double rate;
     unsigned measure;
     const char *desc;
+    const char *text;       /* non-NULL: the whole experiment (the fields above unused) */
 } bench_def;
 
+/* Workload e: the CM-5 preset with 1024 nodes, every node sending 4 KiB to
+ * its partner in a random permutation through the NIC model (CMMD-style
+ * blocking send/receive). */
+static const char bench_e_text[] = "mppnet: 1\n"
+                                   "name: bench-e\n"
+                                   "machine: cm5\n"
+                                   "network:\n"
+                                   "  cm5-fattree: {nodes: 1024}\n"
+                                   "workload:\n"
+                                   "  type: messages\n"
+                                   "  shape: permutation\n"
+                                   "  pattern: randperm\n"
+                                   "  bytes: 4KiB\n"
+                                   "  paradigm: sync\n";
+
 static const bench_def defs[] = {
-    {"a", "mesh:8x8", 0.3, 100000, "8x8 mesh, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles"},
-    {"b", "mesh:8x8", 0.05, 100000, "8x8 mesh, ecube, uniform 0.05, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles"},
-    {"c", "hypercube:10", 0.3, 20000, "1024-node hypercube, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles"},
-    {"d", "mesh:32x32", 0.08, 20000, "32x32 mesh, ecube, uniform 0.08, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles"},
+    {"a", "mesh:8x8", 0.3, 100000, "8x8 mesh, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles", NULL},
+    {"b", "mesh:8x8", 0.05, 100000, "8x8 mesh, ecube, uniform 0.05, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles", NULL},
+    {"c", "hypercube:10", 0.3, 20000, "1024-node hypercube, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles", NULL},
+    {"d", "mesh:32x32", 0.08, 20000, "32x32 mesh, ecube, uniform 0.08, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles", NULL},
+    {"e", NULL, 0, 0, "CM-5 (machine: cm5), 1024 nodes, messages through the NIC, randperm, 4 KiB, sync", bench_e_text},
 };
 
 size_t mpp_bench_count(void) { return MPP_COUNTOF(defs); }
@@ -67,6 +85,10 @@ int mpp_bench_text(size_t i, mpp_sb *out, mpp_err *err)
     if (i >= MPP_COUNTOF(defs))
         return mpp_err_set(err, MPP_EINVAL, "no benchmark workload %zu", i);
     const bench_def *d = &defs[i];
+    if (d->text) {
+        mpp_sb_add(out, d->text);
+        return mpp_sb_ok(out) ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
     char topo[32];
     const char *colon = strchr(d->topology, ':');
     size_t n = (size_t)(colon - d->topology);

@@ -1,6 +1,6 @@
 /* core/bench.h — the fixed benchmark workloads of `mppnet bench` (mpp_bench_*).
  *
- * Four synthetic-traffic workloads, each built as a small experiment text
+ * Five workloads, each built as a small experiment text
  * (so they go through the same configuration path as user experiments) and
  * run in a forked child process, so that the peak resident memory reported
  * for a workload is that workload's alone:
@@ -10,6 +10,11 @@
  *   c  1024-node hypercube (dim 10), ecube, uniform, rate 0.3, as a but
  *      20000 measured cycles
  *   d  32x32 mesh, ecube, uniform, rate 0.08, as a but 20000 measured cycles
+ *   e  the CM-5 through the NIC: `machine: cm5` with 1024 nodes, messages
+ *      workload, every node sends 4 KiB to its partner in a random
+ *      permutation (randperm), paradigm sync; runs until the last message
+ *      is delivered (offered is NaN, accepted and latency_mean are the
+ *      packet statistics over the whole run)
  * Library code: nothing here prints. */
 #ifndef MPP_CORE_BENCH_H
 #define MPP_CORE_BENCH_H
@@ -25,7 +30,7 @@
 /* What one workload measured. Rates are per wall second of mpp_sim_run
  * (network construction excluded). */
 typedef struct mpp_bench_report {
-    char name[8];                /* "a" .. "d" */
+    char name[8];                /* "a" .. "e" */
     char desc[96];               /* one line: the configuration */
     uint64_t cycles;             /* simulated cycles */
     double wall_seconds;         /* host time of the run */
@@ -38,7 +43,7 @@ typedef struct mpp_bench_report {
     double peak_rss_mb;          /* peak resident set of the child, MiB */
 } mpp_bench_report;
 
-/* Number of workloads, and the name ("a".."d") and one-line description of
+/* Number of workloads, and the name ("a".."e") and one-line description of
  * workload i < mpp_bench_count(). */
 size_t mpp_bench_count(void);
 const char *mpp_bench_name(size_t i);

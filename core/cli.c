@@ -20,10 +20,10 @@
  *
  * Workers (run_parallel): worker w of N runs runs i with i % N == w and
  * writes one message per run to its own pipe (wire_hdr + mpp_sim_result +
- * channel records + matrix entries + report text; progress messages when
- * the parent shows a bar). The parent polls the pipes, stores each result
- * in runs[i], and writes the files from runs[] in run order, so the files
- * are byte-identical to -j 1.
+ * channel records + matrix entries + message records + report text;
+ * progress messages when the parent shows a bar). The parent polls the
+ * pipes, stores each result in runs[i], and writes the files from runs[]
+ * in run order, so the files are byte-identical to -j 1.
  *
  * Invariants:
  *   1. The only global is the SIGINT flag `interrupted`; the handler only
@@ -114,7 +114,7 @@ static const char help_run[] =
     "print a summary table on stdout, and write to DIR: results.csv (one row\n"
     "per run), results.json (with the resolved configuration, seed and\n"
     "version), and when the experiment's output section asks for them\n"
-    "channels.csv, matrix.csv and latency.png (needs gnuplot).\n"
+    "channels.csv, matrix.csv, messages.csv and latency.png (needs gnuplot).\n"
     "\n"
     "options:\n"
     "  -o, --output DIR   write the results to DIR (default: output.dir)\n"
@@ -176,7 +176,7 @@ static const char help_list[] =
     "workload.<pattern>.<key>.\n";
 
 static const char help_bench[] =
-    "usage: mppnet bench [--json] [--only a|b|c|d[,...]]\n"
+    "usage: mppnet bench [--json] [--only a|b|c|d|e[,...]]\n"
     "\n"
     "Run the fixed benchmark workloads, each in its own process, and print\n"
     "simulated cycles, wall seconds, cycles/s, router-cycles/s, flit-hops/s,\n"
@@ -565,7 +565,7 @@ typedef struct run_ctx {
     const mpp_experiment *e;
     size_t nruns;
     mpp_output_run *runs;   /* [nruns] */
-    bool channels, matrix;  /* what to collect */
+    bool channels, matrix, messages; /* what to collect */
     progress prog;
     table tab;
 } run_ctx;
@@ -580,10 +580,12 @@ static void serial_progress(void *ud, uint64_t cycle, uint64_t total)
     progress_draw(&c->prog, false);
 }
 
-/* Run run i of e and fill *out (done = true in every case). */
-static void run_one(const mpp_experiment *e, size_t i, bool channels, bool matrix,
-                    mpp_progress_fn fn, void *ud, mpp_output_run *out)
+/* Run run i of e and fill *out (done = true in every case); c says what to
+ * collect besides the result. */
+static void run_one(const run_ctx *c, size_t i, mpp_progress_fn fn, void *ud, mpp_output_run *out)
 {
+    const mpp_experiment *e = c->e;
+    bool channels = c->channels, matrix = c->matrix;
     mpp_sim_config cfg = *mpp_experiment_config(e, i);
     cfg.record_channels = channels;
     cfg.record_matrix = matrix;
@@ -602,7 +604,8 @@ static void run_one(const mpp_experiment *e, size_t i, bool channels, bool matri
     double wall = now_seconds() - t0;
     mpp_err cerr;
     mpp_err_clear(&cerr);
-    if (mpp_output_run_collect(out, s, rc, rc ? err.msg : NULL, channels, matrix, &cerr)) {
+    if (mpp_output_run_collect(out, s, rc, rc ? err.msg : NULL, channels, matrix, c->messages,
+                               &cerr)) {
         out->done = true;
         out->status = MPP_ENOMEM;
         out->report = strdup(cerr.msg);
@@ -642,7 +645,7 @@ static void run_serial(run_ctx *c)
 {
     for (size_t i = 0; i < c->nruns && !interrupted; i++) {
         c->prog.frac[0] = 0;
-        run_one(c->e, i, c->channels, c->matrix, c->prog.on ? serial_progress : NULL, c, &c->runs[i]);
+        run_one(c, i, c->prog.on ? serial_progress : NULL, c, &c->runs[i]);
         c->prog.frac[0] = 0;
         run_finished(c, i);
     }
@@ -655,6 +658,7 @@ typedef struct wire_hdr {
     int32_t status;   /* MSG_RESULT: the run's status */
     uint64_t run;
     uint64_t a, b, c; /* PROGRESS: cycle, total; RESULT: nchannels, nflows, report bytes */
+    uint64_t d;       /* RESULT: nmessages */
 } wire_hdr;
 
 static int write_full(int fd, const void *buf, size_t len)
@@ -723,10 +727,10 @@ static void worker_main(run_ctx *c, size_t w, size_t nworkers, int fd)
         worker_prog wp = {.fd = fd, .run = i, .last = now_seconds()};
         mpp_output_run r;
         mpp_output_run_init(&r);
-        run_one(c->e, i, c->channels, c->matrix, c->prog.on ? worker_progress : NULL, &wp, &r);
+        run_one(c, i, c->prog.on ? worker_progress : NULL, &wp, &r);
         size_t replen = r.report ? strlen(r.report) : 0;
         wire_hdr h = {.type = MSG_RESULT, .status = r.status, .run = i, .a = r.nchannels,
-                      .b = r.nflows, .c = replen};
+                      .b = r.nflows, .c = replen, .d = r.nmessages};
         mpp_sb_reset(&msg);
         mpp_sb_addn(&msg, (const char *)&h, sizeof h);
         mpp_sb_addn(&msg, (const char *)&r.result, sizeof r.result);
@@ -734,6 +738,8 @@ static void worker_main(run_ctx *c, size_t w, size_t nworkers, int fd)
             mpp_sb_addn(&msg, (const char *)r.channels, r.nchannels * sizeof *r.channels);
         if (r.nflows)
             mpp_sb_addn(&msg, (const char *)r.flows, r.nflows * sizeof *r.flows);
+        if (r.nmessages)
+            mpp_sb_addn(&msg, (const char *)r.messages, r.nmessages * sizeof *r.messages);
         if (replen)
             mpp_sb_addn(&msg, r.report, replen);
         mpp_output_run_free(&r);
@@ -750,7 +756,8 @@ static void worker_main(run_ctx *c, size_t w, size_t nworkers, int fd)
 /* Read the rest of a MSG_RESULT from fd into c->runs. 0 ok, -1 broken. */
 static int read_result(run_ctx *c, int fd, const wire_hdr *h)
 {
-    if (h->run >= c->nruns || h->a > UINT32_MAX || h->b > UINT32_MAX || h->c > (1u << 30))
+    if (h->run >= c->nruns || h->a > UINT32_MAX || h->b > UINT32_MAX || h->c > (1u << 30) ||
+        h->d > UINT32_MAX)
         return -1;
     mpp_output_run *r = &c->runs[h->run];
     mpp_output_run_free(r);
@@ -758,15 +765,20 @@ static int read_result(run_ctx *c, int fd, const wire_hdr *h)
         return -1;
     r->nchannels = (size_t)h->a;
     r->nflows = (size_t)h->b;
+    r->nmessages = (size_t)h->d;
     if (r->nchannels && !(r->channels = calloc(r->nchannels, sizeof *r->channels)))
         goto fail;
     if (r->nflows && !(r->flows = calloc(r->nflows, sizeof *r->flows)))
+        goto fail;
+    if (r->nmessages && !(r->messages = calloc(r->nmessages, sizeof *r->messages)))
         goto fail;
     if (!(r->report = calloc((size_t)h->c + 1, 1)))
         goto fail;
     if (r->nchannels && read_full(fd, r->channels, r->nchannels * sizeof *r->channels) != 1)
         goto fail;
     if (r->nflows && read_full(fd, r->flows, r->nflows * sizeof *r->flows) != 1)
+        goto fail;
+    if (r->nmessages && read_full(fd, r->messages, r->nmessages * sizeof *r->messages) != 1)
         goto fail;
     if (h->c && read_full(fd, r->report, (size_t)h->c) != 1)
         goto fail;
@@ -1059,6 +1071,7 @@ static int cmd_run(int argc, char **argv)
     c.nruns = nruns;
     c.channels = oc->per_channel;
     c.matrix = oc->traffic_matrix;
+    c.messages = oc->per_message;
     size_t nworkers = jobs < nruns ? (size_t)jobs : (nruns ? nruns : 1);
     c.runs = calloc(nruns ? nruns : 1, sizeof *c.runs);
     c.prog.on = !quiet && isatty(STDERR_FILENO);
@@ -1623,12 +1636,12 @@ static int cmd_bench(int argc, char **argv)
             for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
                 int k = mpp_bench_find(tok);
                 if (k < 0 || (size_t)k >= MPP_COUNTOF(sel))
-                    return usage_error("bench", "unknown workload '%s' (a, b, c or d)", tok);
+                    return usage_error("bench", "unknown workload '%s' (a, b, c, d or e)", tok);
                 sel[k] = true;
                 any_sel = true;
             }
             if (!any_sel)
-                return usage_error("bench", "--only needs a workload name (a, b, c or d)");
+                return usage_error("bench", "--only needs a workload name (a, b, c, d or e)");
         } else {
             return usage_error("bench", "unknown argument '%s'", argv[i]);
         }

@@ -70,6 +70,7 @@
  *     per_channel: false      # channels.csv (sets record_channels)
  *     traffic_matrix: false   # matrix csv (sets record_matrix)
  *     plot: true
+ *     per_message: false      # messages.csv (one row per delivered message)
  *
  * Value forms: integers are decimal digits (no sign, no fraction); sizes
  * (MPP_PT_BYTES) take units B, KB=1000, KiB=1024, MB, MiB, GB, GiB; cycles
@@ -250,6 +251,8 @@ static const mpp_param output_params[] = {
      NULL, "write the measured traffic matrix"},
     {"plot", MPP_PT_BOOL, offsetof(mpp_output_config, plot), "true", 0, 0, NULL,
      "plot with gnuplot when it is installed"},
+    {"per_message", MPP_PT_BOOL, offsetof(mpp_output_config, per_message), "false", 0, 0, NULL,
+     "write one row per delivered message (messages workload)"},
 };
 
 static const char *const top_keys[] = {"mppnet", "name",  "description", "machine", "network",

@@ -30,6 +30,7 @@ typedef struct mpp_output_config {
     char dir[512];        /* output.dir; default "results/<name>" */
     bool per_channel;     /* output.per_channel: channels.csv */
     bool traffic_matrix;  /* output.traffic_matrix: matrix_<run>.csv */
+    bool per_message;     /* output.per_message: messages.csv */
     bool plot;            /* output.plot: a gnuplot plot when gnuplot exists (default true) */
 } mpp_output_config;
 

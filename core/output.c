@@ -40,6 +40,7 @@ void mpp_output_run_free(mpp_output_run *r)
         return;
     free(r->channels);
     free(r->flows);
+    free(r->messages);
     free(r->report);
     mpp_output_run_init(r);
 }
@@ -54,7 +55,7 @@ static char *dup_text(const char *s)
 }
 
 int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
-                           bool channels, bool matrix, mpp_err *err)
+                           bool channels, bool matrix, bool messages, mpp_err *err)
 {
     mpp_output_run_free(r);
     r->done = true;
@@ -109,6 +110,17 @@ int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, cons
             }
         }
         r->nflows = nz;
+    }
+    if (messages) {
+        size_t n = mpp_sim_message_count(s);
+        if (n) {
+            r->messages = calloc(n, sizeof *r->messages);
+            if (!r->messages)
+                goto fail;
+            for (size_t i = 0; i < n; i++)
+                mpp_sim_message_get(s, i, &r->messages[i]);
+        }
+        r->nmessages = n;
     }
     return 0;
 fail:
@@ -412,6 +424,49 @@ void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns)
     }
 }
 
+/* Append a time in network cycles as microseconds (cycles / net_mhz), or
+ * nothing (an empty CSV field) when the clock is unknown. */
+static void add_us(mpp_sb *sb, uint64_t cycles, double net_mhz)
+{
+    if (net_mhz > 0)
+        mpp_sb_double(sb, (double)cycles / net_mhz);
+}
+
+void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                             size_t nruns)
+{
+    bool us = false;
+    for (size_t i = 0; i < mpp_experiment_runs(e); i++)
+        if (mpp_experiment_config(e, i)->net.net_mhz > 0)
+            us = true;
+    mpp_sb_add(sb, "run,src,dst,bytes,packets,issue,first_inject,delivered,cycles,hops");
+    mpp_sb_add(sb, us ? ",issue_us,first_inject_us,delivered_us\n" : "\n");
+    for (size_t i = 0; i < nruns; i++) {
+        if (!run_ok(&runs[i]))
+            continue;
+        double mhz = i < mpp_experiment_runs(e) ? mpp_experiment_config(e, i)->net.net_mhz : 0;
+        for (size_t k = 0; k < runs[i].nmessages; k++) {
+            const mpp_message_record *m = &runs[i].messages[k];
+            mpp_sb_printf(sb,
+                          "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64
+                          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+                          i, m->src, m->dst, m->bytes, m->packets, m->issue, m->first_inject,
+                          m->delivered, m->delivered - m->issue);
+            if (isfinite(m->hops))
+                mpp_sb_double(sb, m->hops);
+            if (us) {
+                mpp_sb_addc(sb, ',');
+                add_us(sb, m->issue, mhz);
+                mpp_sb_addc(sb, ',');
+                add_us(sb, m->first_inject, mhz);
+                mpp_sb_addc(sb, ',');
+                add_us(sb, m->delivered, mhz);
+            }
+            mpp_sb_addc(sb, '\n');
+        }
+    }
+}
+
 /* Write sb's text to dir/name; MPP_ENOMEM when building it failed. */
 static int write_sb(const char *dir, const char *name, const mpp_sb *sb, mpp_err *err)
 {
@@ -445,6 +500,11 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
         mpp_sb_reset(&sb);
         mpp_output_matrix_csv(&sb, runs, nruns);
         rc = write_sb(dir, "matrix.csv", &sb, err);
+    }
+    if (!rc && oc->per_message) {
+        mpp_sb_reset(&sb);
+        mpp_output_messages_csv(&sb, e, runs, nruns);
+        rc = write_sb(dir, "messages.csv", &sb, err);
     }
     mpp_sb_free(&sb);
     return rc;

@@ -16,6 +16,11 @@
  *   channels.csv  run, from, to, flits, utilisation (output.per_channel)
  *   matrix.csv    run, src, dst, flits, non-zero entries only
  *                 (output.traffic_matrix)
+ *   messages.csv  run, src, dst, bytes, packets, issue, first_inject,
+ *                 delivered, cycles, hops, one row per delivered message in
+ *                 delivery order, plus issue_us, first_inject_us,
+ *                 delivered_us when any run has network.net_mhz > 0
+ *                 (output.per_message)
  * Everything but the timing lines is a pure function of the experiment and
  * the results. Doubles are printed with mpp_sb_double (shortest text that
  * reads back); non-finite doubles are empty CSV fields and JSON null.
@@ -51,6 +56,8 @@ typedef struct mpp_output_run {
     size_t nchannels;
     mpp_output_flow *flows;     /* [nflows] non-zero matrix entries, or NULL */
     size_t nflows;
+    mpp_message_record *messages; /* [nmessages] in delivery order, or NULL */
+    size_t nmessages;
     char *report;               /* deadlock report or error text, or NULL */
 } mpp_output_run;
 
@@ -62,12 +69,13 @@ void mpp_output_run_free(mpp_output_run *r);
 
 /* Fill r from a simulation that has run: the result, the channel records
  * when `channels`, the non-zero matrix entries when `matrix` (and the sim
- * recorded them), and as report the error text `msg` (may be NULL)
+ * recorded them), the delivered messages' records when `messages`, and as
+ * report the error text `msg` (may be NULL)
  * followed by mpp_sim_report when status is MPP_EDEADLOCK. Arrays are
  * collected only when status is 0. Sets done = true. Returns 0 or
  * MPP_ENOMEM (r then holds no arrays). The sim is only read. */
 int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
-                           bool channels, bool matrix, mpp_err *err);
+                           bool channels, bool matrix, bool messages, mpp_err *err);
 
 /* Create directory `dir` and its missing parents (mkdir -p). An existing
  * directory is fine. Returns 0 or MPP_EIO with the path and the reason. */
@@ -103,10 +111,15 @@ void mpp_output_results_json(mpp_sb *sb, const char *version, const mpp_experime
                              const mpp_output_run *runs, size_t nruns);
 void mpp_output_channels_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns);
 void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns);
+/* messages.csv: the microsecond columns are there when any run of e has
+ * network.net_mhz > 0, and empty in the rows of runs without it. */
+void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
+                             size_t nruns);
 
-/* Create dir and write results.csv and results.json, plus channels.csv
- * and matrix.csv when the experiment's output section asks for them, each
- * atomically. version is the program version recorded in results.json.
+/* Create dir and write results.csv and results.json, plus channels.csv,
+ * matrix.csv and messages.csv when the experiment's output section asks for
+ * them, each atomically. version is the program version recorded in
+ * results.json.
  * Returns 0, MPP_ENOMEM or MPP_EIO; files written before a failure stay. */
 int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
                          const mpp_output_run *runs, size_t nruns, mpp_err *err);
