@@ -459,6 +459,7 @@ typedef struct table {
     int *width;          /* [naxes] */
     int seedw;
     bool perm;           /* permutation workload: makespan columns */
+    bool msgs;           /* messages workload: times in ms */
     size_t next;         /* next run to print */
 } table;
 
@@ -497,6 +498,7 @@ static int table_init(table *t, const mpp_experiment *e)
     }
     t->seedw = 4;
     t->perm = n && mpp_experiment_config(e, 0)->workload == MPP_WL_PERMUTATION;
+    t->msgs = n && mpp_experiment_config(e, 0)->workload == MPP_WL_MESSAGES;
     for (size_t i = 0; i < n; i++) {
         char buf[32];
         int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->seed);
@@ -516,7 +518,11 @@ static void table_header(const table *t)
 {
     for (size_t a = 0; a < t->naxes; a++)
         printf("%-*s  ", t->width[a], t->label[a]);
-    if (t->perm)
+    if (t->msgs)
+        printf("%*s  %8s  %11s  %10s  %11s  %11s  %11s  %11s\n", t->seedw, "seed", "messages",
+               "makespan_ms", "per_msg_us", "send_min_ms", "send_max_ms", "recv_max_ms",
+               "hops_mean");
+    else if (t->perm)
         printf("%*s  %9s  %14s  %9s  %11s  %11s  %9s\n", t->seedw, "seed", "makespan",
                "cycles_per_msg", "msg_max", "lower_bound", "bound_ratio", "hops_mean");
     else
@@ -534,6 +540,22 @@ static void table_row(const table *t, size_t i, const mpp_output_run *r)
         printf("%s\n", r->status == MPP_EDEADLOCK ? "FAILED: deadlock" : "FAILED");
     } else {
         const mpp_sim_result *s = &r->result;
+        if (t->msgs) {
+            printf("%8" PRIu64 "  ", s->messages);
+            print_double(stdout, 11, 4, s->makespan_ms);
+            fputs("  ", stdout);
+            print_double(stdout, 10, 1, s->message_latency_us);
+            fputs("  ", stdout);
+            print_double(stdout, 11, 4, s->send_done_min_ms);
+            fputs("  ", stdout);
+            print_double(stdout, 11, 4, s->send_done_max_ms);
+            fputs("  ", stdout);
+            print_double(stdout, 11, 4, s->recv_done_max_ms);
+            fputs("  ", stdout);
+            print_double(stdout, 11, 3, s->hops_mean);
+            fputc('\n', stdout);
+            return;
+        }
         if (t->perm) {
             printf("%9" PRIu64 "  ", s->makespan);
             print_double(stdout, 14, 1, s->message_latency_mean);
