@@ -169,8 +169,8 @@ static const char help_check[] =
 static const char help_list[] =
     "usage: mppnet list [topologies|routers|patterns|presets]\n"
     "\n"
-    "List the registered plug-ins of a family (all families without an\n"
-    "argument): name, aliases, a line of help, and each parameter with its\n"
+    "List the registered plug-ins of a family, or the machine presets (all\n"
+    "without an argument): name, aliases, a line of help, and each parameter with its\n"
     "type, default and range. Parameters are set in an experiment as\n"
     "network.<topology>.<key>, network.<router>.<key> and\n"
     "workload.<pattern>.<key>.\n";

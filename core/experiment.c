@@ -43,13 +43,13 @@
  *     message_classes: 1      # integer 1..8
  *     flow_control: wormhole  # wormhole | cut-through
  *     allocator: separable    # separable | islip
- *     nic: ideal              # ideal
+ *     nic: ideal              # ideal | model (node programs read the FIFOs)
  *     net_mhz: 0              # number >= 0: network clock in MHz, 0 unknown
  *     watchdog_cycles: 100000 # cycles >= 1 (a time such as 1.5us when
  *                             #   net_mhz > 0)
  *     shuffle_order: false    # true | false (testing only)
  *   workload:
- *     type: synthetic         # synthetic | permutation
+ *     type: synthetic         # synthetic | permutation | messages
  *     pattern: uniform        # a traffic pattern name or alias; default uniform
  *     hotspot: {...}          # the section named after a pattern plug-in
  *     rate: 0.1               # number 0..1: offered flits/node/cycle
@@ -85,7 +85,7 @@
  * selected plug-in's section is used. Any other unknown key is an error that
  * lists the valid keys of its section.
  *
- * Sweeps: each `sweep:` key is a dotted key path under network. or
+ * Sweeps: each `sweep:` key is a dotted key path under network., node. or
  * workload. (seeds have their own list; output is per experiment); each
  * value is a non-empty list. The runs are the cross product of the lists, in
  * the order the axes are written, the last axis varying fastest, and within

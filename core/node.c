@@ -43,10 +43,12 @@
  * Choice of action of a free processor (node_act), in order:
  *   1. an interrupt: the head packet of a receive FIFO is interrupt-class;
  *   2. a control packet to write (REQ, REPLY, AM) when its FIFO has room;
- *   3. data to write and packets to read, both allowed: alternate;
+ *   3. inside a SENDRECV (or a SEND while receives are posted), data to
+ *      write and packets to read: alternate;
  *   4. data to write (a blocking send's, or a handler's);
  *   5. a packet to read, when reading is allowed (the processor waits, polls
- *      or is in a SENDRECV; a blocking SEND writing its data does not read);
+ *      or is in a SENDRECV; a blocking SEND writing its data reads only for
+ *      receives posted with IRECV);
  *   6. the next operation of the program;
  *   7. nothing: sleep until a packet arrives, FIFO room appears or the
  *      barrier is released.
@@ -77,6 +79,7 @@ typedef struct msg {
     uint8_t replied;    /* sender read the REPLY */
     uint8_t background; /* ISEND: completes without the program waiting */
     uint8_t data_queued;
+    uint8_t unmatched;  /* an AM operation's packet: never matches a receive */
     uint32_t written, received;
     uint32_t recv;      /* matched posted receive at dst, or NONE */
     uint64_t issue, first_inject, delivered;
@@ -135,8 +138,17 @@ typedef struct heap_ent {
     uint32_t node;
 } heap_ent;
 
+struct mpp_node_ctx {
+    mpp_nodes *ns;
+    uint32_t n;
+    uint64_t at;      /* CPU time the handler runs at */
+    uint64_t cost;    /* CPU cycles the handler added */
+};
+
 struct mpp_nodes {
     mpp_node_config cfg;
+    mpp_am_handler handler;
+    void *handler_ud;
     uint32_t N, MC;
     uint64_t nk, ck;       /* clocks in kHz */
     mpp_net *net;
@@ -320,6 +332,8 @@ mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net,
     ns->q = q;
     ns->push = push;
     ns->ud = ud;
+    ns->handler = cfg->am_handler;
+    ns->handler_ud = cfg->am_handler_ud;
     ns->model = cfg->net.nic == MPP_NIC_MODEL;
     ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
     ns->recv_cap = ns->model ? c->recv_fifo_packets : UINT32_MAX;
@@ -656,7 +670,7 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     case PK_PUT:
     case PK_AM:
         m->hops += p->hops;
-        if (m->received == 0 && kind == PK_PUT)
+        if (m->received == 0 && kind != PK_DATA && !m->unmatched)
             first_contact(ns, n, mi); /* finds the agreed receive port */
         m->received++;
         if (kind == PK_AM)
@@ -664,6 +678,12 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
         if (m->received == m->npk) {
             if (kind == PK_PUT)
                 cost += c->handler_cycles;
+            if (ns->handler && kind != PK_DATA) {
+                mpp_node_ctx ctx = {ns, n, start + cost, 0};
+                ns->handler(ns->handler_ud, &ctx, n, m->src, m->tag, m->bytes);
+                cost += ctx.cost;
+                m = &ns->msgs[mi]; /* the handler may have grown the table */
+            }
             recv_complete(ns, n, mi, net_ceil(ns, start + cost));
         }
         break;
@@ -676,7 +696,42 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     return cost;
 }
 
+/* --- application handlers ------------------------------------------------- */
+
+int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag)
+{
+    mpp_nodes *ns = ctx->ns;
+    if (dst >= ns->N)
+        return -1;
+    mpp_op op = {.code = MPP_OP_AM, .paradigm = MPP_PARADIGM_AM, .peer = dst, .tag = tag,
+                 .bytes = ns->payload_bytes};
+    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, ctx->at + ctx->cost));
+    if (mi == NONE)
+        return 0;
+    node *nd = &ns->nodes[ctx->n];
+    ns->msgs[mi].background = 1;
+    ns->msgs[mi].data_queued = 1;
+    ns->msgs[mi].unmatched = 1;
+    nd->outstanding++;
+    if (!vec_push(&nd->data, mi))
+        ns->oom = true;
+    return 0;
+}
+
+void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles) { ctx->cost += cycles; }
+
+uint64_t mpp_node_now(const mpp_node_ctx *ctx) { return net_ceil(ctx->ns, ctx->at + ctx->cost); }
+
 /* --- the processor ------------------------------------------------------------ */
+
+/* Does node n have a posted background receive (IRECV) not yet done? */
+static bool bg_recv_posted(const mpp_nodes *ns, const node *nd)
+{
+    for (uint32_t i = 0; i < nd->recvs.n; i++)
+        if (ns->pr[nd->recvs.v[i]].background)
+            return true;
+    return false;
+}
 
 /* May node n read packets now (poll-class)? */
 static bool may_read(const mpp_nodes *ns, const node *nd)
@@ -689,7 +744,11 @@ static bool may_read(const mpp_nodes *ns, const node *nd)
         /* a blocking send reads while it waits for its reply, not while it
          * writes its data */
         const msg *m = &ns->msgs[nd->op_msg];
-        return !(m->replied || m->paradigm == MPP_PARADIGM_AM || m->paradigm == MPP_PARADIGM_AM_PUT);
+        if (!(m->replied || m->paradigm == MPP_PARADIGM_AM || m->paradigm == MPP_PARADIGM_AM_PUT))
+            return true;
+        /* posted asynchronous receives are serviced while it writes (as
+         * CMMD's receive handlers are), alternating with its packets */
+        return bg_recv_posted(ns, nd);
     }
     return true;
 }
@@ -723,7 +782,10 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     case MPP_OP_ISEND:
     case MPP_OP_SENDRECV:
     case MPP_OP_AM: {
-        uint64_t cost = c->send_msg_cycles;
+        /* an active message costs only its packet (CMAML has no per-message
+         * software layer); the others pay the messaging layer's overhead */
+        uint64_t cost = op->code == MPP_OP_AM || op->paradigm == MPP_PARADIGM_AM ? 0
+                                                                                : c->send_msg_cycles;
         if (op->code == MPP_OP_SENDRECV) {
             nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false);
             if (nd->op_recv != NONE)
@@ -740,6 +802,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
             return cost;
         msg *m = &ns->msgs[mi];
         m->background = op->code == MPP_OP_ISEND;
+        m->unmatched = op->code == MPP_OP_AM;
         if (m->paradigm == MPP_PARADIGM_SYNC || m->paradigm == MPP_PARADIGM_ASYNC) {
             job j = {mi, PK_REQ, 0};
             if (!ctrl_push(nd, j))
@@ -866,7 +929,8 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     uint32_t mi = data_ready(ns, nd);
     bool can_write = mi != NONE && fifo_room(ns, n, 0);
     bool can_read = h != NONE && may_read(ns, nd);
-    bool alternate = nd->op_active && nd->ops[nd->pc].code == MPP_OP_SENDRECV;
+    bool alternate = nd->op_active && (nd->ops[nd->pc].code == MPP_OP_SENDRECV ||
+                                       (nd->ops[nd->pc].code == MPP_OP_SEND && can_read));
     if (can_write && can_read && alternate) {
         nd->alt = !nd->alt;
         if (nd->alt)

@@ -35,6 +35,24 @@ typedef struct mpp_op {
     uint64_t bytes;   /* message bytes, or COMPUTE cycles */
 } mpp_op;
 
+/* C callbacks for execution-driven applications. A handler runs on node
+ * `node` when an active message from `src` with handler id `tag` has been
+ * read (after handler_cycles), or when the last packet of an am_put stream
+ * of `bytes` bytes has. Through ctx it may send active messages and charge
+ * computation to the processor; nothing else. */
+typedef struct mpp_node_ctx mpp_node_ctx;
+typedef void (*mpp_am_handler)(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t src,
+                               uint32_t tag, uint64_t bytes);
+
+/* In a handler: send an active message with handler id tag to node dst (it
+ * is written into the send FIFO by this processor, in the background).
+ * Returns 0, or -1 when dst does not exist. */
+int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
+/* In a handler: the processor computes for `cycles` CPU cycles. */
+void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles);
+/* In a handler: the current network cycle. */
+uint64_t mpp_node_now(const mpp_node_ctx *ctx);
+
 /* One node's program. */
 typedef struct mpp_program {
     const mpp_op *ops;

@@ -315,37 +315,48 @@ static int setup_programs(mpp_sim *s, mpp_err *err)
                 ok = add_op(&pg, p, *op);
             }
     } else if (w->shape == MPP_SHAPE_PERMUTATION) {
-        uint32_t *from = malloc(N * sizeof *from);
-        if (!from) {
+        /* the pattern need not be one-to-one (single-random): a node posts
+         * one receive per node that sends to it */
+        uint32_t *nin = calloc(N, sizeof *nin);
+        if (!nin) {
             rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
             goto out;
         }
-        for (uint32_t p = 0; p < N; p++)
-            from[p] = MPP_NONE;
+        uint32_t *dst = malloc(N * sizeof *dst), *one = malloc(N * sizeof *one);
+        if (!dst || !one) {
+            free(nin);
+            free(dst);
+            free(one);
+            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            goto out;
+        }
         for (uint32_t p = 0; p < N; p++) {
-            uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
-            if (d != p)
-                from[d] = p;
+            dst[p] = s->phys[s->traffic.table[s->logical[p]]];
+            if (dst[p] != p) {
+                nin[dst[p]]++;
+                one[dst[p]] = p;
+            }
         }
         for (uint32_t p = 0; p < N && ok; p++) {
-            uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
-            bool sends = d != p, recvs = from[p] != MPP_NONE;
-            mpp_op send = {.code = send_code, .paradigm = par, .peer = d, .bytes = w->bytes};
-            mpp_op recv = {.code = MPP_OP_IRECV, .peer = from[p], .tag = 0};
-            if (par == MPP_PARADIGM_SYNC && sends && recvs) {
-                mpp_op sr = {.code = MPP_OP_SENDRECV, .paradigm = par, .peer = d,
-                             .peer2 = from[p], .bytes = w->bytes};
+            bool sends = dst[p] != p;
+            mpp_op send = {.code = send_code, .paradigm = par, .peer = dst[p], .bytes = w->bytes};
+            if (par == MPP_PARADIGM_SYNC && sends && nin[p] == 1) {
+                mpp_op sr = {.code = MPP_OP_SENDRECV, .paradigm = par, .peer = dst[p],
+                             .peer2 = one[p], .bytes = w->bytes};
                 ok = add_op(&pg, p, sr);
                 continue;
             }
-            if (recvs)
-                ok = ok && add_op(&pg, p, recv);
+            for (uint32_t q = 0; q < N && ok && nin[p]; q++)
+                if (dst[q] == p && q != p)
+                    ok = add_op(&pg, p, (mpp_op){.code = MPP_OP_IRECV, .peer = q});
             if (sends)
                 ok = ok && add_op(&pg, p, send);
-            if (recvs || async)
+            if (nin[p] || async)
                 ok = ok && add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
         }
-        free(from);
+        free(nin);
+        free(dst);
+        free(one);
     } else if (w->shape == MPP_SHAPE_GATHER) {
         if (w->receiver >= N || w->senders > N) {
             rc = mpp_err_set(err, MPP_EINVAL,

@@ -144,6 +144,10 @@ typedef struct mpp_sim_config {
      * the caller, copied at create), instead of the workload's shape. Not
      * part of YAML: for algorithms and tests. */
     const mpp_program *programs;
+    /* Messages workload: the application's active-message handler (NULL:
+     * none) and its user data. */
+    mpp_am_handler am_handler;
+    void *am_handler_ud;
     /* Optional per-packet callback (not part of YAML). */
     void (*on_packet)(void *ud, const mpp_packet_record *rec);
     void *on_packet_ud;

@@ -265,8 +265,31 @@ static void test_backpressure(void)
     CHECK(r.recv_fifo_peak == 2); /* the receive FIFO filled up */
 }
 
+/* Every paradigm completes a messages workload whose pattern is not
+ * one-to-one (some nodes receive from several senders). */
+static void test_paradigms_shapes(void)
+{
+    for (int par = 0; par < 4; par++)
+        for (int shape = 0; shape < 2; shape++) {
+            mpp_sim_config c;
+            machine(&c);
+            c.synth.paradigm = par;
+            c.synth.shape = shape;
+            c.synth.pattern = mpp_pattern_find("single-random");
+            c.synth.bytes = 200;
+            c.synth.senders = 9;
+            c.synth.receiver = 12;
+            mpp_sim_result r;
+            int rc = run(&c, NULL, NULL, &r, NULL);
+            CHECKF(rc == 0 && r.messages == (shape ? 9u : 16u),
+                   "paradigm %d shape %d: rc %d, %llu messages", par, shape, rc,
+                   (unsigned long long)r.messages);
+        }
+}
+
 int main(void)
 {
+    test_paradigms_shapes();
     test_sync_sequence();
     test_am();
     test_interrupt_vs_poll();

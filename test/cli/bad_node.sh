@@ -1,0 +1,127 @@
+# test/cli/bad_node.sh — bad node, machine-preset and messages-workload
+# input: every case must give exit status 2, a clear message on stderr and
+# no output directory or file. Also checks that `mppnet list presets`
+# shows the shipped presets.
+. "$(dirname "$0")/lib.sh"
+
+# A small messages experiment on the CM-5 preset (32 nodes): a random
+# permutation of 64-byte messages; extra YAML lines as arguments.
+msg_exp() {
+    cat <<'YAML'
+mppnet: 1
+name: msgs
+machine: cm5
+workload:
+  type: messages
+  shape: permutation
+  pattern: randperm
+  bytes: 64
+output:
+  dir: out
+  plot: false
+YAML
+    for line in "$@"; do printf '%s\n' "$line"; done
+}
+
+# mk NAME [sed expression]: $T/NAME.yaml = the messages experiment, edited.
+mk() {
+    if [ $# -gt 1 ]; then msg_exp | sed -e "$2" >"$T/$1.yaml"; else msg_exp >"$T/$1.yaml"; fi
+}
+
+# The experiment itself must be good, or every case below proves nothing.
+mk good
+mkdir -p "$T/good"
+cp "$T/good.yaml" "$T/good/exp.yaml"
+if expect_status good 0 "$T/good" check exp.yaml; then
+    pass "the messages experiment on machine: cm5 is valid"
+else
+    finish
+fi
+
+# Node parameters that must be at least 1.
+mk send_fifo_zero
+expect_bad send_fifo_zero "node\.send_fifo_packets.*between 1" run exp.yaml \
+    node.send_fifo_packets=0
+mk recv_fifo_zero
+expect_bad recv_fifo_zero "node\.recv_fifo_packets.*between 1" run exp.yaml \
+    node.recv_fifo_packets=0
+mk interfaces_zero
+expect_bad interfaces_zero "node\.interfaces.*between 1" run exp.yaml node.interfaces=0
+mk send_fifo_zero_file 's/^workload:/node: {send_fifo_packets: 0}\nworkload:/'
+expect_bad send_fifo_zero_file "exp\.yaml:[0-9]+:[0-9]+.*send_fifo_packets" run exp.yaml
+
+# Node counts the CM-5 fat tree cannot build (m x 4^h, m = 1, 2, 3).
+mk fattree_20
+expect_bad fattree_20 "cm5-fattree.*20.*(16|32)" run exp.yaml network.cm5-fattree.nodes=20
+mk fattree_5
+expect_bad fattree_5 "cm5-fattree.*5.*(4|8)" run exp.yaml network.cm5-fattree.nodes=5
+
+# An unknown preset: the message lists the known ones.
+mk unknown_preset 's/^machine: cm5/machine: cm6/'
+expect_bad unknown_preset "exp\.yaml:[0-9]+:[0-9]+.*cm6.*cm5.*hypercube.*paragon" run exp.yaml
+mk unknown_preset_override
+expect_bad unknown_preset_override "command line.*cm6.*cm5.*hypercube.*paragon" run exp.yaml \
+    machine=cm6
+mk unknown_preset_check 's/^machine: cm5/machine: cm6/'
+expect_bad unknown_preset_check "cm6.*cm5.*hypercube.*paragon" check exp.yaml
+
+# Keys that do not exist, under a preset.
+mk preset_bad_topology_key
+expect_bad preset_bad_topology_key "levels.*nodes, node_links, parents" run exp.yaml \
+    network.cm5-fattree.levels=2
+mk preset_bad_node_key
+expect_bad preset_bad_node_key "cpu_ghz.*cpu_mhz" run exp.yaml node.cpu_ghz=1
+mk preset_bad_node_key_file 's/^workload:/node:\n  cpu_ghz: 1\nworkload:/'
+expect_bad preset_bad_node_key_file "exp\.yaml:[0-9]+:[0-9]+.*cpu_ghz.*cpu_mhz" run exp.yaml
+
+# nic: model needs processors, i.e. the messages workload.
+small_exp >"$T/nic_model_synthetic.yaml"
+expect_bad nic_model_synthetic "nic.*model.*messages" run exp.yaml \
+    network.nic=model workload.type=synthetic
+mk preset_synthetic
+expect_bad preset_synthetic "nic.*model.*messages" run exp.yaml workload.type=synthetic
+mk preset_permutation_type
+expect_bad preset_permutation_type "nic.*model.*messages" run exp.yaml \
+    workload.type=permutation
+
+# Bad [src, dst, bytes] triples in a send list.
+mk sends_self
+expect_bad sends_self "sends\[0\].*different nodes" run exp.yaml \
+    workload.shape=list 'workload.sends=[[0, 0, 16]]'
+mk sends_out_of_range
+expect_bad sends_out_of_range "sends\[0\].*99.*below 32" run exp.yaml \
+    workload.shape=list 'workload.sends=[[0, 99, 16]]'
+mk sends_second_bad
+expect_bad sends_second_bad "sends\[1\]" run exp.yaml \
+    workload.shape=list 'workload.sends=[[0, 1, 16], [2, 2, 16]]'
+mk sends_pair
+expect_bad sends_pair "workload\.sends" run exp.yaml \
+    workload.shape=list 'workload.sends=[[0, 1]]'
+
+# A gather whose receiver (or sender count) the network does not have.
+mk gather_receiver
+expect_bad gather_receiver "gather.*receiver.*32" run exp.yaml \
+    workload.shape=gather workload.senders=4 workload.receiver=32
+mk gather_senders
+expect_bad gather_senders "gather.*senders.*40" run exp.yaml \
+    workload.shape=gather workload.senders=40 workload.receiver=31
+
+# Bad choices for the messages keys.
+mk bad_paradigm
+expect_bad bad_paradigm "paradigm.*sync, async, am, am_put" run exp.yaml workload.paradigm=cmmd
+mk bad_shape
+expect_bad bad_shape "shape.*permutation, gather, list" run exp.yaml workload.shape=scatter
+mk bad_delivery
+expect_bad bad_delivery "delivery.*poll, interrupt" run exp.yaml node.delivery=dma
+
+# A positive check: the presets are listed.
+if expect_status list_presets 0 "$T" list presets; then
+    for name in cm5 paragon hypercube; do
+        grep -Eq "^  $name " "$T/list_presets.out" || fail "list presets: no entry '$name'"
+    done
+    grep -Eq '^  (mesh|ecube|uniform) ' "$T/list_presets.out" &&
+        fail "list presets: shows other families"
+    pass "list presets"
+fi
+
+finish
