@@ -1,0 +1,59 @@
+/* algorithms/schedule.h — schedulers: a COM into a schedule (mpp_sched_*).
+ *
+ * A scheduler plug-in turns a communication matrix into either an ordered
+ * list of phases, each a partial permutation (every processor sends at most
+ * one and receives at most one message in a phase), or, for the dynamic
+ * ones (ac, drs_n), a runtime protocol run by the node processors at
+ * replay. Every schedule delivers every COM entry exactly once; a scheduler
+ * may split an entry into parts over several phases (rs_nh), which must add
+ * up exactly. Each reports its number of phases, its host scheduling time
+ * and a machine-independent count of elementary steps. */
+#ifndef MPP_ALGORITHMS_SCHEDULE_H
+#define MPP_ALGORITHMS_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "../core/param.h"
+#include "../traces/com.h"
+
+/* One message (or part of one) of a phase. */
+typedef struct mpp_sched_msg {
+    uint32_t src, dst;
+    uint64_t units;
+} mpp_sched_msg;
+
+typedef struct mpp_schedule {
+    uint32_t nphases;
+    uint32_t *phase_start;   /* [nphases + 1]: phase p is msgs[phase_start[p] .. phase_start[p+1]) */
+    mpp_sched_msg *msgs;
+    uint32_t nmsgs;
+    uint64_t steps;          /* elementary steps of the scheduling algorithm */
+    double host_us;          /* host time of the scheduling (not deterministic) */
+} mpp_schedule;
+
+typedef struct mpp_sched_ops mpp_sched_ops;
+
+/* A scheduler plug-in. dynamic: no phases (schedule may be NULL; replay
+ * runs a runtime protocol). schedule fills out from com with the
+ * scheduler's own stream derived from seed. */
+struct mpp_sched_ops {
+    const char *name;
+    const char *help;
+    bool dynamic;
+    mpp_schema schema;
+    int (*schedule)(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
+                    mpp_err *err);
+};
+
+const mpp_sched_ops *mpp_sched_find(const char *name);
+const mpp_sched_ops *const *mpp_sched_all(void);
+
+/* Check that s is a valid schedule of com: every phase a partial
+ * permutation, the parts of every entry adding up exactly to it, nothing
+ * else. Returns 0 or MPP_EINVAL with what is wrong. */
+int mpp_schedule_check(const mpp_com *com, const mpp_schedule *s, mpp_err *err);
+void mpp_schedule_free(mpp_schedule *s);
+
+#endif
