@@ -5,7 +5,22 @@
 
 #include <string.h>
 
+extern const mpp_sched_ops mpp_sched_ac;
+extern const mpp_sched_ops mpp_sched_lp;
+extern const mpp_sched_ops mpp_sched_gm;
+extern const mpp_sched_ops mpp_sched_cgm;
+extern const mpp_sched_ops mpp_sched_rs_n;
+extern const mpp_sched_ops mpp_sched_rs_nh;
+extern const mpp_sched_ops mpp_sched_drs_n;
+
 static const mpp_sched_ops *const all[] = {
+    &mpp_sched_ac,
+    &mpp_sched_lp,
+    &mpp_sched_gm,
+    &mpp_sched_cgm,
+    &mpp_sched_rs_n,
+    &mpp_sched_rs_nh,
+    &mpp_sched_drs_n,
     NULL,
 };
 

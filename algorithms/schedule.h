@@ -16,6 +16,7 @@
 
 #include "../core/err.h"
 #include "../core/param.h"
+#include "../core/program.h"
 #include "../traces/com.h"
 
 /* One message (or part of one) of a phase. */
@@ -24,6 +25,14 @@ typedef struct mpp_sched_msg {
     uint64_t units;
 } mpp_sched_msg;
 
+/* A schedule, owned by whoever called the scheduler (mpp_schedule_free).
+ * Phased schedulers: nphases >= 1 non-empty phases (empty ones are dropped,
+ * e.g. lp's phases k without a message, but still counted in steps), each a
+ * partial permutation; an empty COM gives nphases = 0. Dynamic schedulers
+ * with a schedule hook (ac): nphases = 0, phase_start = NULL, and msgs holds
+ * every entry once, whole, in the order each processor will send them:
+ * grouped by source in increasing order of source, random order within a
+ * source. A failed schedule hook leaves *out empty. */
 typedef struct mpp_schedule {
     uint32_t nphases;
     uint32_t *phase_start;   /* [nphases + 1]: phase p is msgs[phase_start[p] .. phase_start[p+1]) */
@@ -32,6 +41,17 @@ typedef struct mpp_schedule {
     uint64_t steps;          /* elementary steps of the scheduling algorithm */
     double host_us;          /* host time of the scheduling (not deterministic) */
 } mpp_schedule;
+
+/* A runtime protocol (drs_n): node programs plus the callbacks that drive
+ * them (core/program.h), and the protocol's state. */
+typedef struct mpp_sched_runtime {
+    mpp_program *prog;               /* [nodes], owned by ud */
+    mpp_am_handler handler;
+    mpp_app_start start;
+    void *ud;
+    void (*destroy)(void *ud);
+    uint64_t (*inquiries)(const void *ud); /* protocol messages that found a busy lock */
+} mpp_sched_runtime;
 
 typedef struct mpp_sched_ops mpp_sched_ops;
 
@@ -45,6 +65,10 @@ struct mpp_sched_ops {
     mpp_schema schema;
     int (*schedule)(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                     mpp_err *err);
+    /* Runtime protocols only (NULL otherwise): prepare the programs and
+     * callbacks for a machine of `nodes` nodes. */
+    int (*runtime)(const mpp_com *com, const void *cfg, uint64_t seed, uint32_t nodes,
+                   mpp_sched_runtime *rt, mpp_err *err);
 };
 
 const mpp_sched_ops *mpp_sched_find(const char *name);

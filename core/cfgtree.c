@@ -871,6 +871,9 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
         snprintf(buf, size, "a list of at most %d [src, dst, bytes] triples (node ids%s)",
                  MPP_SENDLIST_MAX, range);
         break;
+    case MPP_PT_STRING:
+        snprintf(buf, size, "a text of at most %d characters", MPP_STR_MAX - 1);
+        break;
     case MPP_PT_DOUBLE:
         snprintf(buf, size, "a number%s", range);
         break;
@@ -1123,6 +1126,13 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
             l.v[l.n++] = (uint32_t)v;
         }
         memcpy(dst, &l, sizeof l);
+        return 0;
+    }
+    case MPP_PT_STRING: {
+        if (n->kind != MPP_CFG_SCALAR || strlen(n->text) >= MPP_STR_MAX)
+            return bad_value(n, p, p->type, keypath, err);
+        memset(dst, 0, MPP_STR_MAX);
+        memcpy(dst, n->text, strlen(n->text));
         return 0;
     }
     case MPP_PT_SENDLIST: {

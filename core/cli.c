@@ -54,6 +54,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cmd_com.h"
+#include "cmd_replay.h"
+#include "cmd_schedule.h"
 #include "experiment.h"
 #include "output.h"
 #include "plot.h"
@@ -93,6 +96,9 @@ static const char help_main[] =
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
     "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
+    "  com SUBCMD       communication matrices: com gen, com info, com convert\n"
+    "  schedule ...     run a scheduler on a COM file or generated matrices\n"
+    "  replay EXP.yaml  record or replay operation and message traces of a run\n"
     "  list [FAMILY]    topologies, routers and traffic patterns with parameters\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
     "  help [COMMAND]   help on a command (also: mppnet COMMAND --help)\n"
@@ -498,7 +504,8 @@ static int table_init(table *t, const mpp_experiment *e)
     }
     t->seedw = 4;
     t->perm = n && mpp_experiment_config(e, 0)->workload == MPP_WL_PERMUTATION;
-    t->msgs = n && mpp_experiment_config(e, 0)->workload == MPP_WL_MESSAGES;
+    t->msgs = n && (mpp_experiment_config(e, 0)->workload == MPP_WL_MESSAGES ||
+                    mpp_experiment_config(e, 0)->workload == MPP_WL_SCHEDULE);
     for (size_t i = 0; i < n; i++) {
         char buf[32];
         int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->seed);
@@ -1540,6 +1547,7 @@ static const char *ptype_name(mpp_ptype t)
     case MPP_PT_CYCLES: return "cycles";
     case MPP_PT_U32LIST: return "integer list";
     case MPP_PT_SENDLIST: return "send list";
+    case MPP_PT_STRING: return "text";
     }
     return "?";
 }
@@ -1754,6 +1762,9 @@ static const command commands[] = {
     {"list", cmd_list, help_list},
     {"bench", cmd_bench, help_bench},
     {"plot", mpp_plot_main, mpp_plot_help},
+    {"com", mpp_cmd_com, mpp_cmd_com_help},
+    {"schedule", mpp_cmd_schedule, mpp_cmd_schedule_help},
+    {"replay", mpp_cmd_replay, NULL},
 };
 
 static const command *find_command(const char *name)

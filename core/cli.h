@@ -2,8 +2,8 @@
  *
  * The front end: the only module that prints to stdout/stderr and turns
  * MPP_E* codes into exit statuses (0 ok, 1 a run failed, 2 bad usage or
- * input, 130 interrupted by SIGINT). Commands: run, sim, check, list, bench, plot,
- * help (see `mppnet --help`). */
+ * input, 130 interrupted by SIGINT). Commands: run, sim, check, list, bench,
+ * plot, com, schedule, replay, help (see `mppnet --help`). */
 #ifndef MPP_CORE_CLI_H
 #define MPP_CORE_CLI_H
 

@@ -125,6 +125,7 @@
 #include <string.h>
 
 #include "cfgtree.h"
+#include "../algorithms/schedule.h"
 #include "preset.h"
 
 /* ----------------------------------------------------------- the schemas */
@@ -132,7 +133,9 @@
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", NULL};
 static const char *const nic_choices[] = {"ideal", "model", NULL};
-static const char *const workload_choices[] = {"synthetic", "permutation", "messages", NULL};
+static const char *const workload_choices[] = {"synthetic", "permutation", "messages", "schedule",
+                                               NULL};
+static const char *const gen_choices[] = {"random-regular", "random-nonuniform", NULL};
 static const char *const paradigm_choices[] = {"sync", "async", "am", "am_put", NULL};
 static const char *const shape_choices[] = {"permutation", "gather", "list", NULL};
 static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
@@ -196,6 +199,18 @@ static const mpp_param workload_params[] = {
      "messages, gather: the receiving node"},
     {"sends", MPP_PT_SENDLIST, SYN(sends), "[]", 0, 1u << 20, NULL,
      "messages, list: [[src, dst, bytes], ...]"},
+    {"com", MPP_PT_STRING, SYN(com), "\"\"", 0, 0, NULL,
+     "schedule: a COM file (Matrix Market, .gz allowed); empty: generate one"},
+    {"com_step", MPP_PT_U32, SYN(com_step), "0", 0, 1e9, NULL,
+     "schedule: which matrix of a sequence file"},
+    {"gen", MPP_PT_ENUM, SYN(gen), "random-regular", 0, 0, gen_choices,
+     "schedule: the generator when no file is given"},
+    {"d", MPP_PT_U32, SYN(d), "4", 0, 1u << 20, NULL,
+     "schedule: messages per processor of a generated matrix"},
+    {"units", MPP_PT_U64, SYN(units), "1", 1, 1e12, NULL,
+     "schedule: units per message of a random-regular matrix"},
+    {"msg_unit", MPP_PT_BYTES, SYN(msg_unit), "0", 0, 1e12, NULL,
+     "schedule: bytes per unit (0: the file's, 1 for generated matrices)"},
 };
 
 #define NODE(f) offsetof(mpp_sim_config, node.f)
@@ -261,6 +276,7 @@ static const char *const top_keys[] = {"mppnet", "name",  "description", "machin
 static const char *const default_topology = "mesh";
 static const char *const default_router = "ecube";
 static const char *const default_pattern = "uniform";
+static const char *const default_scheduler = "cgm";
 
 /* More runs than this is surely a mistake in the sweep. */
 #define MAX_RUNS 1000000u
@@ -379,6 +395,7 @@ typedef struct family {
     const char *what;    /* "topology", "routing", "traffic pattern" */
     const char *key;     /* the selector key: "topology", "router", "pattern" */
     const void *(*find)(const char *name);
+    bool optional;       /* may have no plug-in chosen (checked where it is used) */
     size_t n;
     plugin p[MAX_PLUGINS];
     const plugin *chosen;
@@ -387,6 +404,20 @@ typedef struct family {
 static const void *find_topo(const char *name) { return mpp_topo_find(name); }
 static const void *find_routing(const char *name) { return mpp_routing_find(name); }
 static const void *find_pattern(const char *name) { return mpp_pattern_find(name); }
+static const void *find_sched(const char *name) { return mpp_sched_find(name); }
+
+static void family_schedulers(family *f)
+{
+    memset(f, 0, sizeof *f);
+    f->what = "scheduler";
+    f->key = "scheduler";
+    f->find = find_sched;
+    f->optional = true;
+    for (const mpp_sched_ops *const *o = mpp_sched_all(); *o; o++) {
+        assert(f->n < MAX_PLUGINS);
+        f->p[f->n++] = (plugin){(*o)->name, &(*o)->schema, NULL, false, *o};
+    }
+}
 
 static void family_topologies(family *f)
 {
@@ -631,7 +662,7 @@ static int resolve_section(const mpp_cfgnode *sec, const char *name, const mpp_p
     }
     /* Every family has a plug-in (the default is registered). */
     for (size_t f = 0; f < nfam; f++) {
-        if (!fams[f].chosen)
+        if (!fams[f].chosen && !fams[f].optional)
             return mpp_err_set(err, MPP_EINVAL, "key '%s.%s': no default %s is registered", name,
                                fams[f].key, fams[f].what);
     }
@@ -655,12 +686,14 @@ static int resolve_model(const mpp_cfgnode *root, mpp_sim_config *cfg, mpp_err *
 {
     int rc;
     mpp_sim_config_defaults(cfg);
-    family *fams = malloc(3 * sizeof *fams);
+    family *fams = malloc(4 * sizeof *fams);
     if (!fams)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     family_topologies(&fams[0]);
     family_routings(&fams[1]);
     family_patterns(&fams[2]);
+    family_schedulers(&fams[3]);
+    fams[3].chosen = family_ops(&fams[3], mpp_sched_find(default_scheduler));
     fams[0].chosen = family_ops(&fams[0], cfg->net.topo);
     fams[1].chosen = family_ops(&fams[1], cfg->net.routing);
     fams[2].chosen = family_ops(&fams[2], cfg->synth.pattern);
@@ -680,11 +713,22 @@ static int resolve_model(const mpp_cfgnode *root, mpp_sim_config *cfg, mpp_err *
                               MPP_COUNTOF(node_params), NULL, 0, NULL, cfg, err)))
         goto out;
     if ((rc = resolve_section(wl, "workload", workload_params, MPP_COUNTOF(workload_params),
-                              &fams[2], 1, NULL, cfg, err)))
+                              &fams[2], 2, NULL, cfg, err)))
         goto out;
     if ((rc = plugin_config(wl, "workload", fams[2].chosen, mhz, &cfg->synth.pattern_cfg, err)))
         goto out;
     cfg->synth.pattern = fams[2].chosen->ops;
+    if (fams[3].chosen) {
+        if ((rc = plugin_config(wl, "workload", fams[3].chosen, mhz, &cfg->synth.sched_cfg, err)))
+            goto out;
+        cfg->synth.scheduler = fams[3].chosen->ops;
+    }
+    if (cfg->workload == MPP_WL_SCHEDULE && !cfg->synth.scheduler) {
+        rc = mpp_err_set(err, MPP_EINVAL,
+                         "key 'workload.scheduler': a schedule workload needs a scheduler (mppnet "
+                         "list schedulers)");
+        goto out;
+    }
 out:
     free(fams);
     return rc;
@@ -1039,6 +1083,8 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
         rc = expand_inline(t, "network", "router", err);
     if (!rc)
         rc = expand_inline(t, "workload", "pattern", err);
+    if (!rc)
+        rc = expand_inline(t, "workload", "scheduler", err);
     mpp_sim_config c;
     if (!rc)
         rc = resolve_model(t, &c, err);
@@ -1403,6 +1449,12 @@ static void em_param(emitter *em, const mpp_param *p, const void *base)
         mpp_sb_addc(em->sb, ']');
         break;
     }
+    case MPP_PT_STRING:
+        if (em->json)
+            mpp_sb_json_str(em->sb, (const char *)src);
+        else
+            mpp_sb_printf(em->sb, "\"%s\"", (const char *)src);
+        break;
     case MPP_PT_SENDLIST: {
         const mpp_sendlist *l = (const mpp_sendlist *)src;
         mpp_sb_addc(em->sb, '[');
@@ -1452,9 +1504,13 @@ static void dump(const mpp_sim_config *c, mpp_sb *sb, bool json)
     em_rows(&em, workload_params, 0, WORKLOAD_SELECTOR_AT, c);
     em_plugin(&em, "pattern", c->synth.pattern->name, &c->synth.pattern->schema,
               &c->synth.pattern_cfg);
+    if (c->workload == MPP_WL_SCHEDULE && c->synth.scheduler)
+        em_plugin(&em, "scheduler", c->synth.scheduler->name, &c->synth.scheduler->schema,
+                  &c->synth.sched_cfg);
     em_rows(&em, workload_params, WORKLOAD_SELECTOR_AT, MPP_COUNTOF(workload_params), c);
     em_close(&em);
-    if (c->workload == MPP_WL_MESSAGES || c->net.nic == MPP_NIC_MODEL) {
+    if (c->workload == MPP_WL_MESSAGES || c->workload == MPP_WL_SCHEDULE ||
+        c->net.nic == MPP_NIC_MODEL) {
         em_open(&em, "node");
         em_rows(&em, node_params, 0, MPP_COUNTOF(node_params), c);
         em_close(&em);

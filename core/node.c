@@ -126,6 +126,7 @@ typedef struct node {
     vec pending;           /* messages whose first packet found no posted receive */
     uint32_t outstanding;
     bool alt;
+    bool app_done;         /* the application released MPP_OP_APP */
     /* statistics */
     uint64_t send_done, recv_done;
     bool sends, recvs_any;
@@ -148,6 +149,7 @@ struct mpp_node_ctx {
 struct mpp_nodes {
     mpp_node_config cfg;
     mpp_am_handler handler;
+    mpp_app_start app_start;
     void *handler_ud;
     uint32_t N, MC;
     uint64_t nk, ck;       /* clocks in kHz */
@@ -174,6 +176,10 @@ struct mpp_nodes {
     uint64_t barrier_release;
     uint64_t interrupts;
     uint32_t unfinished;
+    /* operation recorder (record_ops): every operation started */
+    bool record;
+    struct rec { uint32_t node; uint64_t cycle; mpp_op op; } *rec;
+    uint32_t nrec, rec_cap;
     bool oom;
 };
 
@@ -332,7 +338,9 @@ mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net,
     ns->q = q;
     ns->push = push;
     ns->ud = ud;
+    ns->record = cfg->record_ops;
     ns->handler = cfg->am_handler;
+    ns->app_start = cfg->app_start;
     ns->handler_ud = cfg->am_handler_ud;
     ns->model = cfg->net.nic == MPP_NIC_MODEL;
     ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
@@ -391,6 +399,7 @@ void mpp_nodes_destroy(mpp_nodes *ns)
     free(ns->msgs);
     free(ns->pr);
     free(ns->delivered.v);
+    free(ns->rec);
     free(ns->heap);
     free(ns);
 }
@@ -698,25 +707,41 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
 
 /* --- application handlers ------------------------------------------------- */
 
-int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag)
+/* Queue a background message from a handler. */
+static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag,
+                        uint8_t paradigm)
 {
     mpp_nodes *ns = ctx->ns;
     if (dst >= ns->N)
         return -1;
-    mpp_op op = {.code = MPP_OP_AM, .paradigm = MPP_PARADIGM_AM, .peer = dst, .tag = tag,
-                 .bytes = ns->payload_bytes};
+    mpp_op op = {.code = paradigm == MPP_PARADIGM_AM ? MPP_OP_AM : MPP_OP_ISEND,
+                 .paradigm = paradigm, .peer = dst, .tag = tag, .bytes = bytes};
     uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, ctx->at + ctx->cost));
     if (mi == NONE)
         return 0;
     node *nd = &ns->nodes[ctx->n];
     ns->msgs[mi].background = 1;
     ns->msgs[mi].data_queued = 1;
-    ns->msgs[mi].unmatched = 1;
+    ns->msgs[mi].unmatched = paradigm == MPP_PARADIGM_AM;
     nd->outstanding++;
     if (!vec_push(&nd->data, mi))
         ns->oom = true;
+    if (paradigm != MPP_PARADIGM_AM)
+        ctx->cost += ns->cfg.send_msg_cycles;
     return 0;
 }
+
+int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag)
+{
+    return handler_send(ctx, dst, ctx->ns->payload_bytes, tag, MPP_PARADIGM_AM);
+}
+
+int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag)
+{
+    return handler_send(ctx, dst, bytes, tag, MPP_PARADIGM_AM_PUT);
+}
+
+void mpp_node_app_done(mpp_node_ctx *ctx) { ctx->ns->nodes[ctx->n].app_done = true; }
 
 void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles) { ctx->cost += cycles; }
 
@@ -777,6 +802,20 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     const mpp_op *op = &nd->ops[nd->pc];
     const mpp_node_config *c = &ns->cfg;
     uint64_t now = net_ceil(ns, start);
+    if (ns->record) {
+        if (ns->nrec == ns->rec_cap) {
+            uint32_t cap = ns->rec_cap ? ns->rec_cap * 2 : 256;
+            struct rec *r = realloc(ns->rec, cap * sizeof *r);
+            if (!r)
+                ns->oom = true;
+            else {
+                ns->rec = r;
+                ns->rec_cap = cap;
+            }
+        }
+        if (ns->nrec < ns->rec_cap)
+            ns->rec[ns->nrec++] = (struct rec){n, now, *op};
+    }
     switch (op->code) {
     case MPP_OP_SEND:
     case MPP_OP_ISEND:
@@ -865,6 +904,17 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         }
         return 0;
     }
+    case MPP_OP_APP: {
+        nd->op_active = true;
+        nd->app_done = false;
+        if (!ns->app_start) {
+            nd->app_done = true;
+            return 0;
+        }
+        mpp_node_ctx ctx = {ns, n, start, 0};
+        ns->app_start(ns->handler_ud, &ctx, n);
+        return ctx.cost;
+    }
     case MPP_OP_MARK:
     default:
         nd->pc++;
@@ -894,6 +944,8 @@ static bool op_complete(const mpp_nodes *ns, const node *nd, uint64_t t)
     case MPP_OP_BARRIER:
     case MPP_OP_REDUCE:
         return nd->barrier_epoch != ns->barrier_epoch && t >= ns->barrier_release;
+    case MPP_OP_APP:
+        return nd->app_done && nd->outstanding == 0;
     default:
         return true;
     }
@@ -1072,6 +1124,15 @@ void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r)
 
 size_t mpp_nodes_msg_count(const mpp_nodes *ns) { return ns->delivered.n; }
 
+size_t mpp_nodes_op_count(const mpp_nodes *ns) { return ns->nrec; }
+
+void mpp_nodes_op_get(const mpp_nodes *ns, size_t i, uint32_t *who, uint64_t *cycle, mpp_op *op)
+{
+    *who = ns->rec[i].node;
+    *cycle = ns->rec[i].cycle;
+    *op = ns->rec[i].op;
+}
+
 void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out)
 {
     const msg *m = &ns->msgs[ns->delivered.v[i]];
@@ -1087,9 +1148,9 @@ void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out)
 
 static const char *op_name(uint8_t code)
 {
-    static const char *const names[] = {"SEND", "ISEND",   "RECV",    "IRECV", "SENDRECV",
-                                        "WAIT", "AM",      "POLL",    "COMPUTE", "BARRIER",
-                                        "REDUCE", "MARK"};
+    static const char *const names[] = {"SEND",    "ISEND",   "RECV",   "IRECV", "SENDRECV",
+                                        "WAIT",    "AM",      "POLL",   "COMPUTE", "BARRIER",
+                                        "REDUCE",  "MARK",    "APP"};
     return code < sizeof names / sizeof names[0] ? names[code] : "?";
 }
 

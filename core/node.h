@@ -67,6 +67,10 @@ void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r);
 size_t mpp_nodes_msg_count(const mpp_nodes *ns);
 void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out);
 
+/* Operations started, in order (when record_ops). */
+size_t mpp_nodes_op_count(const mpp_nodes *ns);
+void mpp_nodes_op_get(const mpp_nodes *ns, size_t i, uint32_t *node, uint64_t *cycle, mpp_op *op);
+
 /* Append what every unfinished processor waits for (deadlock report). */
 void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines);
 

@@ -23,7 +23,8 @@ typedef enum mpp_ptype {
     MPP_PT_BYTES,   /* uint64_t bytes; accepts units B, KB, KiB, MB, MiB, GB, GiB */
     MPP_PT_CYCLES,  /* uint64_t network cycles; accepts ns, us, ms, s when net_mhz > 0 */
     MPP_PT_U32LIST, /* mpp_u32list: a YAML list of integers (or one integer) */
-    MPP_PT_SENDLIST /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
+    MPP_PT_SENDLIST, /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
+    MPP_PT_STRING   /* char[MPP_STR_MAX]: text (a file name) */
 } mpp_ptype;
 
 #define MPP_U32LIST_MAX 16
@@ -35,6 +36,7 @@ typedef struct mpp_u32list {
 } mpp_u32list;
 
 #define MPP_SENDLIST_MAX 256
+#define MPP_STR_MAX 256
 
 /* Explicit messages: [src, dst, bytes] (bytes accept units). min/max of the
  * row bound the node ids. */

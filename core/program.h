@@ -21,7 +21,9 @@ typedef enum mpp_op_code {
     MPP_OP_COMPUTE = 8,  /* bytes = CPU cycles of computation */
     MPP_OP_BARRIER = 9,  /* control-network barrier */
     MPP_OP_REDUCE = 10,  /* control-network reduction */
-    MPP_OP_MARK = 11     /* phase mark (tag = phase number) */
+    MPP_OP_MARK = 11,    /* phase mark (tag = phase number) */
+    MPP_OP_APP = 12      /* hand the processor to the application's start callback and
+                            wait until it calls mpp_node_app_done */
 } mpp_op_code;
 
 #define MPP_ANY 0xffffffffu
@@ -52,6 +54,16 @@ int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
 void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles);
 /* In a handler: the current network cycle. */
 uint64_t mpp_node_now(const mpp_node_ctx *ctx);
+/* In a handler: send `bytes` to dst as a block transfer (am_put; its
+ * handler runs at dst with tag when the last packet is read). Returns 0 or
+ * -1 when dst does not exist. */
+int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag);
+/* In a handler or start callback: the application is done on this node
+ * (its MPP_OP_APP operation completes). */
+void mpp_node_app_done(mpp_node_ctx *ctx);
+
+/* The start callback of MPP_OP_APP. */
+typedef void (*mpp_app_start)(void *ud, mpp_node_ctx *ctx, uint32_t node);
 
 /* One node's program. */
 typedef struct mpp_program {

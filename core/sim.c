@@ -36,6 +36,7 @@
 
 #include "network.h"
 #include "node.h"
+#include "../algorithms/replay.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -48,7 +49,10 @@ struct mpp_sim {
     uint32_t N;
     uint32_t MC;           /* source queues per node (message classes used) */
     mpp_srcq *srcq;        /* [N x MC] */
-    mpp_nodes *nodes;      /* messages workload: the processors, else NULL */
+    mpp_nodes *nodes;      /* messages / schedule workloads: the processors, else NULL */
+    uint32_t phases;       /* schedule workload: phases of the schedule */
+    uint64_t sched_steps;
+    mpp_replay replay;     /* schedule workload: the COM, schedule, protocol state */
     uint64_t nodes_done_at;
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
@@ -288,6 +292,7 @@ static int setup_programs(mpp_sim *s, mpp_err *err)
     const mpp_synth_config *w = &s->cfg.synth;
     uint32_t N = s->N;
     int rc = 0;
+    mpp_replay *rp = &s->replay;
     progs pg = {calloc(N, sizeof *pg.op), calloc(N, sizeof *pg.len), calloc(N, sizeof *pg.cap)};
     if (!pg.op || !pg.len || !pg.cap) {
         rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
@@ -297,16 +302,30 @@ static int setup_programs(mpp_sim *s, mpp_err *err)
     bool async = w->paradigm == MPP_PARADIGM_ASYNC;
     uint8_t send_code = async ? MPP_OP_ISEND : MPP_OP_SEND;
     bool ok = true;
-    if (s->cfg.programs) {
+    const mpp_program *given = s->cfg.programs;
+    if (s->cfg.workload == MPP_WL_SCHEDULE) {
+        if ((rc = mpp_replay_prepare(rp, w, w->paradigm, N, s->cfg.seed, err)))
+            goto out;
+        given = rp->prog;
+        s->phases = rp->sched.nphases;
+        s->sched_steps = rp->sched.steps;
+        if (rp->rt.ud) {
+            /* a runtime protocol drives the processors through callbacks */
+            s->cfg.am_handler = rp->rt.handler;
+            s->cfg.app_start = rp->rt.start;
+            s->cfg.am_handler_ud = rp->rt.ud;
+        }
+    }
+    if (given) {
         for (uint32_t p = 0; p < N && ok; p++)
-            for (uint32_t k = 0; k < s->cfg.programs[p].len && ok; k++) {
-                const mpp_op *op = &s->cfg.programs[p].ops[k];
+            for (uint32_t k = 0; k < given[p].len && ok; k++) {
+                const mpp_op *op = &given[p].ops[k];
                 bool peer = op->code == MPP_OP_SEND || op->code == MPP_OP_ISEND ||
                             op->code == MPP_OP_SENDRECV || op->code == MPP_OP_AM ||
                             ((op->code == MPP_OP_RECV || op->code == MPP_OP_IRECV) &&
                              op->peer != MPP_ANY);
                 if ((peer && op->peer >= N) || (op->code == MPP_OP_SENDRECV && op->peer2 >= N) ||
-                    op->code > MPP_OP_MARK) {
+                    op->code > MPP_OP_APP) {
                     rc = mpp_err_set(err, MPP_EINVAL,
                                      "program of node %u, operation %u: bad operation or node", p,
                                      k);
@@ -427,7 +446,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     }
     s->cfg = *cfg;
     s->MC = 1;
-    if (cfg->workload == MPP_WL_MESSAGES) {
+    if (cfg->workload == MPP_WL_MESSAGES || cfg->workload == MPP_WL_SCHEDULE) {
         /* one message class per NIC interface */
         s->cfg.net.message_classes = cfg->node.interfaces ? cfg->node.interfaces : 1;
         s->MC = s->cfg.net.message_classes;
@@ -444,10 +463,11 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
-    if (c->net.nic == MPP_NIC_MODEL && c->workload != MPP_WL_MESSAGES) {
+    if (c->net.nic == MPP_NIC_MODEL && c->workload != MPP_WL_MESSAGES &&
+        c->workload != MPP_WL_SCHEDULE) {
         mpp_err_set(err, MPP_EINVAL,
                     "network.nic: model needs processors to read the receive FIFOs: use it with "
-                    "workload type 'messages' (or nic: ideal)");
+                    "workload type 'messages' or 'schedule' (or nic: ideal)");
         goto fail;
     }
     if (c->workload != MPP_WL_MANUAL) {
@@ -529,7 +549,8 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
             s->chan_out[s->nchan++] = o;
     if (c->workload == MPP_WL_PERMUTATION && setup_permutation(s, err))
         goto fail;
-    if (c->workload == MPP_WL_MESSAGES && setup_programs(s, err))
+    if ((c->workload == MPP_WL_MESSAGES || c->workload == MPP_WL_SCHEDULE) &&
+        setup_programs(s, err))
         goto fail;
     return s;
 fail:
@@ -542,6 +563,7 @@ void mpp_sim_destroy(mpp_sim *s)
     if (!s)
         return;
     mpp_nodes_destroy(s->nodes);
+    mpp_replay_free(&s->replay);
     if (s->srcq)
         for (uint32_t i = 0; i < s->N * s->MC; i++)
             mpp_srcq_free(&s->srcq[i]);
@@ -782,6 +804,9 @@ static void finish(mpp_sim *s)
                                                          : NAN;
     if (s->nodes)
         mpp_nodes_results(s->nodes, r);
+    r->phases = s->phases;
+    r->sched_steps = s->sched_steps;
+    r->inquiries = s->replay.rt.inquiries ? s->replay.rt.inquiries(s->replay.rt.ud) : 0;
     r->drained = s->measured_delivered == s->measured_created;
     /* Saturated (SPEC 2): accepted below 0.95 of the offered rate, or the
      * measured packets did not drain. Also when the network does not carry
@@ -898,6 +923,13 @@ const mpp_topo *mpp_sim_topology(const mpp_sim *s) { return &s->topo; }
 const char *mpp_sim_report(const mpp_sim *s) { return s->report.s; }
 size_t mpp_sim_channel_count(const mpp_sim *s) { return s->nchan; }
 const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s) { return s->matrix; }
+
+size_t mpp_sim_op_count(const mpp_sim *s) { return s->nodes ? mpp_nodes_op_count(s->nodes) : 0; }
+
+void mpp_sim_op_get(const mpp_sim *s, size_t i, uint32_t *node, uint64_t *cycle, mpp_op *op)
+{
+    mpp_nodes_op_get(s->nodes, i, node, cycle, op);
+}
 
 size_t mpp_sim_message_count(const mpp_sim *s)
 {

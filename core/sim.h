@@ -32,7 +32,8 @@ typedef enum mpp_workload_kind {
     MPP_WL_SYNTHETIC = 0,   /* Bernoulli sources, warm-up / measure / drain */
     MPP_WL_PERMUTATION = 1, /* every node one message to its pattern partner at cycle 0 */
     MPP_WL_MESSAGES = 2,    /* node programs: messages through the NIC and processors */
-    MPP_WL_MANUAL = 3       /* API only: packets added with mpp_sim_send */
+    MPP_WL_SCHEDULE = 3,    /* a COM scheduled and replayed by the node processors */
+    MPP_WL_MANUAL = 4       /* API only: packets added with mpp_sim_send */
 } mpp_workload_kind;
 typedef enum mpp_placement { MPP_PLACE_IDENTITY = 0, MPP_PLACE_RANDOM = 1 } mpp_placement;
 
@@ -115,6 +116,15 @@ typedef struct mpp_synth_config {
     uint32_t senders;               /* gather: nodes 0..senders-1 */
     uint32_t receiver;              /* gather: the receiving node */
     mpp_sendlist sends;             /* list: the messages */
+    /* MPP_WL_SCHEDULE */
+    const struct mpp_sched_ops *scheduler; /* workload.scheduler */
+    mpp_blob sched_cfg;             /* workload.<scheduler name>: {...} */
+    char com[MPP_STR_MAX];          /* a COM file, or "" to generate one */
+    uint32_t com_step;              /* which matrix of a sequence file */
+    int gen;                        /* generator: 0 random-regular, 1 random-nonuniform */
+    uint32_t d;                     /* generator: messages per processor */
+    uint64_t units;                 /* random-regular: units per message */
+    uint64_t msg_unit;              /* bytes per unit (0: the file's) */
 } mpp_synth_config;
 
 /* Per-packet record handed to mpp_sim_config.on_packet at delivery. */
@@ -140,6 +150,7 @@ typedef struct mpp_sim_config {
     /* Outputs that cost memory or time, off by default. */
     bool record_channels;           /* per-channel utilisation */
     bool record_matrix;             /* source x destination flit matrix */
+    bool record_ops;                /* node programs: every operation started (op traces) */
     /* Messages workload: explicit programs, one per node ([nodes], owned by
      * the caller, copied at create), instead of the workload's shape. Not
      * part of YAML: for algorithms and tests. */
@@ -147,7 +158,8 @@ typedef struct mpp_sim_config {
     /* Messages workload: the application's active-message handler (NULL:
      * none) and its user data. */
     mpp_am_handler am_handler;
-    void *am_handler_ud;
+    mpp_app_start app_start;        /* MPP_OP_APP's callback (NULL: none) */
+    void *am_handler_ud;            /* user data of both */
     /* Optional per-packet callback (not part of YAML). */
     void (*on_packet)(void *ud, const mpp_packet_record *rec);
     void *on_packet_ud;
@@ -205,6 +217,9 @@ typedef struct mpp_sim_result {
     uint32_t send_fifo_peak;      /* largest send FIFO occupancy, packets */
     uint32_t recv_fifo_peak;      /* largest receive FIFO occupancy, packets */
     uint64_t interrupts;          /* interrupt handlers run */
+    uint32_t phases;              /* schedule workload: phases of the schedule */
+    uint64_t sched_steps;         /* schedule workload: elementary scheduling steps */
+    uint64_t inquiries;           /* drs_n: lock inquiries that found the lock busy */
     bool saturated;               /* accepted < 0.95 x offered, or < 0.98 x the generated
                                      load, or the measured packets did not drain */
     bool drained;                 /* all measured packets delivered */
@@ -282,6 +297,9 @@ typedef struct mpp_message_record {
     uint64_t delivered;    /* the receiving processor consumed its last packet */
     double hops;           /* mean inter-router links per packet */
 } mpp_message_record;
+/* Operations the processors started, in order (record_ops). */
+size_t mpp_sim_op_count(const mpp_sim *s);
+void mpp_sim_op_get(const mpp_sim *s, size_t i, uint32_t *node, uint64_t *cycle, mpp_op *op);
 size_t mpp_sim_message_count(const mpp_sim *s);
 void mpp_sim_message_get(const mpp_sim *s, size_t i, mpp_message_record *out);
 

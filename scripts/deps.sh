@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what mppnet needs to build, test and plot, with apt, when it is
-# missing: a C compiler, meson, ninja, pkg-config, libyaml, zlib, and gnuplot
-# (plots only). Used by ./run.sh and ./test.sh; safe to run again.
+# missing: a C compiler, meson, ninja, pkg-config, libyaml, zlib, METIS
+# (mesh partitioning; the build works without it) and gnuplot (plots only).
+# Used by ./run.sh and ./test.sh; safe to run again.
 set -euo pipefail
 
 need=()
@@ -14,6 +15,7 @@ command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg libyaml-dev || need+=(libyaml-dev)
   have_pkg zlib1g-dev || need+=(zlib1g-dev)
+  have_pkg libmetis-dev || need+=(libmetis-dev)
 fi
 
 if [ ${#need[@]} -eq 0 ]; then

@@ -270,7 +270,7 @@ static void test_unknown_keys(void)
           "vcs_per_class, buffer_flits");
     FAILS("mppnet: 1\nnetwork:\n  vcz: 2\n", "or a topology section: mesh, hypercube");
     FAILS("mppnet: 1\nworkload:\n  rates: 0.1\n",
-          "t.yaml:3:3: unknown key 'workload.rates'; valid keys of workload: pattern, type, rate");
+          "t.yaml:3:3: unknown key 'workload.rates'; valid keys of workload: pattern, scheduler, type, rate");
     FAILS("mppnet: 1\noutput:\n  plots: true\n",
           "t.yaml:3:3: unknown key 'output.plots'; valid keys of output: dir, per_channel, "
           "traffic_matrix, plot");

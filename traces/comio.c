@@ -1,0 +1,754 @@
+/* traces/comio.c — COM files: reading and writing Matrix Market coordinate
+ * text, plain or gzip-compressed (see com.h and docs/formats.md).
+ *
+ * A file is a sequence of blocks; each block is one matrix:
+ *
+ *   %%MatrixMarket matrix coordinate integer general   (or ... pattern ...)
+ *   % step=K msg_unit=B          (optional; defaults: K = block index, B = 1)
+ *   % other comments             (ignored)
+ *   n n nnz                      (the size line)
+ *   i j value                    (nnz entry lines, 1-based; `i j` for pattern)
+ *
+ * The first block must have the header; a later block starts with a header
+ * or with a step comment (it then keeps the previous block's field). Blank
+ * lines and plain comments are allowed anywhere.
+ *
+ * Reading: zlib's gzFile API reads plain and gzip files alike. read_line()
+ * splits the decompressed bytes into lines in a fixed buffer; every gzread
+ * is followed by gzerror, so corrupt and truncated gzip data are errors
+ * (never silently short input). The parser is a state machine, one line at
+ * a time:
+ *
+ *   S_START --header--> S_PREAMBLE --size line--> S_ENTRIES --nnz-th entry-->
+ *      |                   ^  ^                       (nnz == 0: straight on)
+ *      +--step comment-----+  |                              |
+ *                             +--header or step comment-- S_BETWEEN <--+
+ *
+ * with end_block() (sort, duplicate check, conversion to mpp_com) on every
+ * arrow into S_BETWEEN. End of file is fine in S_BETWEEN only.
+ *
+ * Invariants:
+ *   1. mpp_com_read fills *seq only on success; on any error everything it
+ *      allocated is freed and *seq is empty (never half-read).
+ *   2. Every error names the file and the 1-based line at fault
+ *      ("FILE:LINE: what is wrong, what was expected"), with MPP_EFORMAT,
+ *      or MPP_EIO when the file cannot be opened or read.
+ *   3. Every matrix produced satisfies mpp_com_check.
+ *   4. mpp_com_write creates PATH completely or not at all (temporary file
+ *      in the same directory, fsync, rename); its output is a pure function
+ *      of the sequence (gzip header without name or time stamp).
+ */
+#include "com.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../core/strbuf.h"
+
+#define LINE_CHARS 4096           /* longest line accepted, without its end */
+#define CHUNK 65536               /* bytes per gzread */
+#define BUF_CAP (CHUNK + LINE_CHARS + 2)
+#define HEADER "%%MatrixMarket matrix coordinate integer general"
+#define MAX_FIELDS 8
+
+/* ---- reading: lines ----------------------------------------------------- */
+
+/* An open file and its unconsumed bytes buf[start, end). */
+typedef struct reader {
+    const char *path;
+    gzFile gz;
+    char *buf;                    /* [BUF_CAP] */
+    size_t start, end;
+    int eof;                      /* gzread returned 0 */
+    uint64_t line;                /* number of the last line returned */
+    mpp_err *err;
+} reader;
+
+static int ferr(const reader *r, uint64_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Set an MPP_EFORMAT error "PATH:LINE: message"; returns MPP_EFORMAT. */
+static int ferr(const reader *r, uint64_t line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return mpp_err_set(r->err, MPP_EFORMAT, "%s:%" PRIu64 ": %s", r->path, line, msg);
+}
+
+/* Read more bytes after compacting the buffer. A zlib error is corrupt or
+ * truncated gzip data (MPP_EFORMAT) or a read error (MPP_EIO). */
+static int fill(reader *r)
+{
+    size_t avail = r->end - r->start;
+    memmove(r->buf, r->buf + r->start, avail);
+    r->start = 0;
+    r->end = avail;
+    errno = 0;
+    int n = gzread(r->gz, r->buf + r->end, (unsigned)(BUF_CAP - 1 - r->end));
+    int zerr = Z_OK;
+    const char *zmsg = gzerror(r->gz, &zerr);
+    if (zerr == Z_ERRNO || (n < 0 && zerr == Z_OK))
+        return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path,
+                           errno ? strerror(errno) : "read error");
+    if (zmsg && !strncmp(zmsg, "<fd:", 4) && strstr(zmsg, ": "))
+        zmsg = strstr(zmsg, ": ") + 2; /* gzdopen names the file <fd:N> */
+    if (zerr == Z_BUF_ERROR)
+        return ferr(r, r->line + 1, "truncated gzip data (zlib: %s), expected the rest of the "
+                    "compressed file", zmsg);
+    if (zerr != Z_OK)
+        return ferr(r, r->line + 1, "corrupt gzip data (zlib: %s)", zmsg);
+    if (n == 0)
+        r->eof = 1;
+    r->end += (size_t)n;
+    return 0;
+}
+
+/* The next line into *line (NUL-terminated, without its \n or \r\n;
+ * valid until the next call). Returns 1, 0 at the end of the file, or an
+ * error code. */
+static int read_line(reader *r, char **line)
+{
+    for (;;) {
+        char *s = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *nl = memchr(s, '\n', avail);
+        size_t len = nl ? (size_t)(nl - s) : avail;
+        if (memchr(s, '\0', len))
+            return ferr(r, r->line + 1, "NUL byte: this is not a text (or gzip) file");
+        if (len > (size_t)LINE_CHARS + (len && s[len - 1] == '\r'))
+            return ferr(r, r->line + 1, "line longer than %d characters", LINE_CHARS);
+        if (nl || (r->eof && avail)) {
+            s[len] = '\0';
+            if (len && s[len - 1] == '\r')
+                s[len - 1] = '\0';
+            r->start += nl ? len + 1 : len;
+            r->line++;
+            *line = s;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        int rc = fill(r);
+        if (rc)
+            return rc;
+    }
+}
+
+/* ---- reading: fields ---------------------------------------------------- */
+
+/* Split s in place at spaces and tabs into at most MAX_FIELDS fields;
+ * returns the number of fields (MAX_FIELDS + 1 when there are more). */
+static int split(char *s, char **f)
+{
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            return n;
+        if (n == MAX_FIELDS)
+            return n + 1;
+        f[n++] = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+enum { NUM_OK, NUM_NEG, NUM_BAD, NUM_BIG };
+
+/* A decimal integer: NUM_OK with *v, NUM_NEG (a valid negative number),
+ * NUM_BAD (not an integer) or NUM_BIG (more than 64 bits). */
+static int parse_num(const char *t, uint64_t *v)
+{
+    int neg = *t == '-';
+    if (*t == '-' || *t == '+')
+        t++;
+    if (!*t)
+        return NUM_BAD;
+    uint64_t x = 0;
+    for (; *t; t++) {
+        if (*t < '0' || *t > '9')
+            return NUM_BAD;
+        unsigned d = (unsigned)(*t - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return NUM_BIG;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return neg && x ? NUM_NEG : NUM_OK;
+}
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a, y = *b;
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (char)(y - 'A' + 'a');
+        if (x != y)
+            return 0;
+    }
+    return *a == *b;
+}
+
+/* ---- reading: the parser ------------------------------------------------ */
+
+enum { S_START, S_PREAMBLE, S_ENTRIES, S_BETWEEN };
+
+/* An entry as read, with its line for error messages. */
+typedef struct raw {
+    uint32_t src, dst; /* 0-based */
+    uint64_t units;
+    uint64_t line;
+} raw;
+
+typedef struct parser {
+    reader rd;
+    int state;
+    mpp_com_seq seq;     /* finished blocks */
+    uint32_t seq_cap;
+    /* the current block */
+    uint64_t header_line; /* 0: none in this block */
+    int pattern;          /* field: 1 pattern, 0 integer (inherited) */
+    int have_field;       /* a header was seen in some block */
+    uint64_t step_line;   /* 0: no step comment in this block */
+    uint64_t step;
+    uint64_t msg_unit;
+    uint64_t size_line;
+    uint32_t n, nnz;
+    raw *e;
+    uint32_t count, cap;
+} parser;
+
+static void begin_block(parser *p)
+{
+    p->header_line = 0;
+    p->step_line = 0;
+    p->step = p->seq.count;
+    p->msg_unit = 1;
+    p->size_line = 0;
+    p->n = p->nnz = 0;
+    p->count = 0;
+    p->state = S_PREAMBLE;
+}
+
+/* `%%MatrixMarket matrix coordinate integer|pattern general`. */
+static int parse_header(parser *p, char *line)
+{
+    reader *r = &p->rd;
+    char *f[MAX_FIELDS];
+    int nf = split(line, f);
+    if (nf < 1 || !ieq(f[0], "%%MatrixMarket"))
+        return ferr(r, r->line, "bad header '%s', expected '%s'", nf ? f[0] : "", HEADER);
+    if (nf != 5)
+        return ferr(r, r->line, "bad header: %d words, expected 5: '%s'", nf, HEADER);
+    if (!ieq(f[1], "matrix"))
+        return ferr(r, r->line, "object '%s' is not supported, expected 'matrix'", f[1]);
+    if (!ieq(f[2], "coordinate"))
+        return ferr(r, r->line, "format '%s' is not supported, expected 'coordinate' (sparse)",
+                    f[2]);
+    if (ieq(f[3], "integer"))
+        p->pattern = 0;
+    else if (ieq(f[3], "pattern"))
+        p->pattern = 1;
+    else
+        return ferr(r, r->line,
+                    "field '%s' is not supported, expected 'integer' (message sizes in whole "
+                    "units) or 'pattern'",
+                    f[3]);
+    if (!ieq(f[4], "general"))
+        return ferr(r, r->line, "symmetry '%s' is not supported, expected 'general'", f[4]);
+    p->have_field = 1;
+    p->header_line = r->line;
+    return 0;
+}
+
+/* Whether the text after a '%' is a step comment: its first word starts
+ * with "step=" or "msg_unit=". */
+static int is_step_comment(const char *body)
+{
+    while (*body == ' ' || *body == '\t')
+        body++;
+    return !strncmp(body, "step=", 5) || !strncmp(body, "msg_unit=", 9);
+}
+
+/* A step comment `% step=K msg_unit=B` (either key optional; `body` is the
+ * text after the '%'): sets p->step and p->msg_unit. Returns 0 or an
+ * error. */
+static int parse_step_comment(parser *p, char *body)
+{
+    reader *r = &p->rd;
+    char *f[MAX_FIELDS];
+    char *eq = NULL;
+    int nf = split(body, f);
+    if (nf > 2)
+        return ferr(r, r->line, "too many words in a step comment, expected '%% step=K msg_unit=B'");
+    int seen_step = 0, seen_unit = 0;
+    for (int i = 0; i < nf; i++) {
+        eq = strchr(f[i], '=');
+        if (!eq)
+            return ferr(r, r->line, "'%s' in a step comment, expected '%% step=K msg_unit=B'", f[i]);
+        *eq = '\0';
+        uint64_t v = 0;
+        int rc = parse_num(eq + 1, &v);
+        int is_step = !strcmp(f[i], "step");
+        if (!is_step && strcmp(f[i], "msg_unit"))
+            return ferr(r, r->line, "unknown key '%s' in a step comment, expected '%% step=K "
+                        "msg_unit=B'", f[i]);
+        if ((is_step && seen_step) || (!is_step && seen_unit))
+            return ferr(r, r->line, "%s given twice in a step comment", f[i]);
+        if (rc != NUM_OK || eq[1] == '+' || eq[1] == '-' ||
+            (is_step && v > UINT32_MAX) || (!is_step && v == 0))
+            return ferr(r, r->line, "%s='%s' in a step comment, expected %s", f[i], eq + 1,
+                        is_step ? "an integer 0..4294967295" : "a positive integer (bytes)");
+        if (is_step) {
+            seen_step = 1;
+            p->step = v;
+        } else {
+            seen_unit = 1;
+            p->msg_unit = v;
+        }
+    }
+    return 0;
+}
+
+/* `n n nnz`. */
+static int parse_size(parser *p, char *line)
+{
+    reader *r = &p->rd;
+    char *f[MAX_FIELDS];
+    uint64_t v[3] = {0, 0, 0};
+    int nf = split(line, f);
+    if (nf != 3)
+        return ferr(r, r->line, "bad size line: %d fields, expected three non-negative integers "
+                    "'rows cols nnz'", nf > MAX_FIELDS ? nf - 1 : nf);
+    static const char *const what[3] = {"rows", "cols", "nnz"};
+    for (int i = 0; i < 3; i++)
+        if (parse_num(f[i], &v[i]) != NUM_OK || f[i][0] == '-' || f[i][0] == '+')
+            return ferr(r, r->line, "bad size line: %s '%s', expected three non-negative "
+                        "integers 'rows cols nnz'", what[i], f[i]);
+    if (v[0] != v[1])
+        return ferr(r, r->line, "the matrix is %" PRIu64 " x %" PRIu64 ", expected a square "
+                    "matrix (rows == cols)", v[0], v[1]);
+    if (v[0] == 0)
+        return ferr(r, r->line, "the matrix is 0 x 0, expected at least 1 processor");
+    if (v[0] > UINT32_MAX)
+        return ferr(r, r->line, "%" PRIu64 " processors, expected at most %" PRIu32, v[0],
+                    UINT32_MAX);
+    if (v[2] > v[0] * (v[0] - 1) || v[2] > UINT32_MAX)
+        return ferr(r, r->line, "nnz %" PRIu64 " is more than the %" PRIu64 " off-diagonal "
+                    "entries of a %" PRIu64 " x %" PRIu64 " matrix%s", v[2],
+                    v[0] * (v[0] - 1) < UINT32_MAX ? v[0] * (v[0] - 1) : (uint64_t)UINT32_MAX,
+                    v[0], v[0], v[0] * (v[0] - 1) < UINT32_MAX ? "" : " (at most 2^32-1 here)");
+    p->n = (uint32_t)v[0];
+    p->nnz = (uint32_t)v[2];
+    p->size_line = r->line;
+    return 0;
+}
+
+/* One index field ("row" or "col") into *out (0-based). */
+static int parse_index(parser *p, const char *t, const char *what, uint32_t *out)
+{
+    reader *r = &p->rd;
+    uint64_t v = 0;
+    switch (parse_num(t, &v)) {
+    case NUM_BAD:
+        return ferr(r, r->line, "%s index '%s' is not an integer, expected 1..%" PRIu32, what, t,
+                    p->n);
+    case NUM_NEG:
+        return ferr(r, r->line, "%s index %s is negative, expected 1..%" PRIu32, what, t, p->n);
+    case NUM_BIG:
+        return ferr(r, r->line, "%s index %s is larger than n = %" PRIu32, what, t, p->n);
+    default:
+        break;
+    }
+    if (v == 0)
+        return ferr(r, r->line, "%s index 0, expected 1..%" PRIu32 " (indices are 1-based)", what,
+                    p->n);
+    if (v > p->n)
+        return ferr(r, r->line, "%s index %" PRIu64 " is larger than n = %" PRIu32, what, v, p->n);
+    *out = (uint32_t)(v - 1);
+    return 0;
+}
+
+/* `i j value` (integer) or `i j` (pattern). */
+static int parse_entry(parser *p, char *line)
+{
+    reader *r = &p->rd;
+    char *f[MAX_FIELDS];
+    int nf = split(line, f), want = p->pattern ? 2 : 3;
+    const char *form = p->pattern ? "'row col' (pattern)" : "'row col value'";
+    if (nf < want)
+        return ferr(r, r->line, "too few fields (%d), expected %s", nf, form);
+    if (nf > want)
+        return ferr(r, r->line, "too many fields (%s%d), expected %s", nf > MAX_FIELDS ? "> " : "",
+                    nf > MAX_FIELDS ? MAX_FIELDS : nf, form);
+    raw e = {0, 0, 1, r->line};
+    int rc = parse_index(p, f[0], "row", &e.src);
+    if (!rc)
+        rc = parse_index(p, f[1], "column", &e.dst);
+    if (rc)
+        return rc;
+    if (!p->pattern) {
+        switch (parse_num(f[2], &e.units)) {
+        case NUM_BAD:
+            return ferr(r, r->line, "value '%s' is not an integer, expected a message size in "
+                        "units", f[2]);
+        case NUM_NEG:
+            return ferr(r, r->line, "negative value %s, expected a message size >= 0", f[2]);
+        case NUM_BIG:
+            return ferr(r, r->line, "value %s overflows 64 bits", f[2]);
+        default:
+            break;
+        }
+    }
+    if (e.src == e.dst)
+        return ferr(r, r->line, "diagonal entry (%" PRIu32 ", %" PRIu32 "), expected a zero "
+                    "diagonal (a processor does not send to itself)", e.src + 1, e.dst + 1);
+    if (p->count == p->cap) {
+        uint32_t cap = p->cap ? (p->cap > UINT32_MAX / 2 ? UINT32_MAX : p->cap * 2) : 256;
+        if (cap > p->nnz)
+            cap = p->nnz;
+        raw *ne = realloc(p->e, (size_t)cap * sizeof *ne);
+        if (!ne)
+            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        p->e = ne;
+        p->cap = cap;
+    }
+    p->e[p->count++] = e;
+    return 0;
+}
+
+static int cmp_raw(const void *a, const void *b)
+{
+    const raw *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The current block is complete: sort, reject duplicates (reported at the
+ * earliest line that repeats an entry), append an mpp_com to the sequence. */
+static int end_block(parser *p)
+{
+    reader *r = &p->rd;
+    if (p->count)
+        qsort(p->e, p->count, sizeof *p->e, cmp_raw);
+    uint32_t dup = UINT32_MAX, kept = 0;
+    for (uint32_t i = 0; i < p->count; i++) {
+        if (i && p->e[i].src == p->e[i - 1].src && p->e[i].dst == p->e[i - 1].dst) {
+            if (dup == UINT32_MAX || p->e[i].line < p->e[dup].line)
+                dup = i;
+        } else if (p->e[i].units) {
+            kept++;
+        }
+    }
+    if (dup != UINT32_MAX) {
+        const raw *d = &p->e[dup];
+        uint32_t first = dup;
+        while (first && p->e[first - 1].src == d->src && p->e[first - 1].dst == d->dst)
+            first--;
+        return ferr(r, d->line, "duplicate entry (%" PRIu32 ", %" PRIu32 "), first given on line "
+                    "%" PRIu64 ", expected each entry once", d->src + 1, d->dst + 1,
+                    p->e[first].line);
+    }
+    if (p->seq.count == p->seq_cap) {
+        uint32_t cap = p->seq_cap ? p->seq_cap * 2 : 4;
+        mpp_com *m = realloc(p->seq.m, (size_t)cap * sizeof *m);
+        if (!m)
+            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        p->seq.m = m;
+        p->seq_cap = cap;
+    }
+    mpp_com *c = &p->seq.m[p->seq.count];
+    int rc = mpp_com_init(c, p->n, p->msg_unit, r->err);
+    if (rc)
+        return rc;
+    if (kept) {
+        c->e = malloc((size_t)kept * sizeof *c->e);
+        if (!c->e)
+            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        c->cap = kept;
+        for (uint32_t i = 0; i < p->count; i++)
+            if (p->e[i].units)
+                c->e[c->nnz++] = (mpp_com_entry){p->e[i].src, p->e[i].dst, p->e[i].units};
+    }
+    c->step = (uint32_t)p->step;
+    assert(mpp_com_check(c));
+    p->seq.count++;
+    p->state = S_BETWEEN;
+    return 0;
+}
+
+/* The block in S_ENTRIES is interrupted (a new block or the end of the
+ * file at line `line`): an error unless all its entries were read. */
+static int short_block(parser *p, uint64_t line, const char *why)
+{
+    return ferr(&p->rd, line, "%s after %" PRIu32 " of the %" PRIu32 " entries declared on line "
+                "%" PRIu64 " (truncated?)", why, p->count, p->nnz, p->size_line);
+}
+
+static int parse_line(parser *p, char *line)
+{
+    reader *r = &p->rd;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (!*line)
+        return 0;
+    int rc;
+    if (line[0] == '%' && line[1] == '%') {
+        if (p->state == S_ENTRIES)
+            return short_block(p, r->line, "a new header");
+        if (p->state == S_PREAMBLE && p->header_line)
+            return ferr(r, r->line, "second header, expected the size line 'rows cols nnz' of "
+                        "the matrix whose header is on line %" PRIu64, p->header_line);
+        if (p->state != S_PREAMBLE)
+            begin_block(p);
+        return parse_header(p, line);
+    }
+    if (line[0] == '%') {
+        if (!is_step_comment(line + 1))
+            return 0;
+        if (p->state == S_ENTRIES)
+            return short_block(p, r->line, "a step comment");
+        if (p->state == S_PREAMBLE && p->step_line)
+            return ferr(r, r->line, "second step comment for one matrix (the first is on line "
+                        "%" PRIu64 "), expected the size line 'rows cols nnz'", p->step_line);
+        if (p->state != S_PREAMBLE)
+            begin_block(p);
+        p->step_line = r->line;
+        return parse_step_comment(p, line + 1);
+    }
+    switch (p->state) {
+    case S_START:
+        return ferr(r, r->line, "missing header, expected '%s' as the first line", HEADER);
+    case S_PREAMBLE:
+        if (!p->have_field)
+            return ferr(r, r->line, "missing header, expected '%s' before the size line", HEADER);
+        if ((rc = parse_size(p, line)))
+            return rc;
+        p->state = S_ENTRIES;
+        return p->nnz ? 0 : end_block(p);
+    case S_ENTRIES:
+        if ((rc = parse_entry(p, line)))
+            return rc;
+        return p->count == p->nnz ? end_block(p) : 0;
+    default:
+        return ferr(r, r->line, "more entries than the %" PRIu32 " declared on line %" PRIu64
+                    " (a new matrix starts with a header or a '%% step=K' comment)", p->nnz,
+                    p->size_line);
+    }
+}
+
+/* End of file in state p->state. */
+static int parse_eof(parser *p)
+{
+    reader *r = &p->rd;
+    switch (p->state) {
+    case S_START:
+        if (r->line == 0)
+            return ferr(r, 1, "empty file, expected '%s'", HEADER);
+        return ferr(r, r->line, "no Matrix Market header, expected '%s'", HEADER);
+    case S_PREAMBLE:
+        return ferr(r, r->line, "the file ends before the size line 'rows cols nnz' "
+                    "(truncated?)");
+    case S_ENTRIES:
+        return short_block(p, r->line, "the file ends");
+    default:
+        return 0;
+    }
+}
+
+void mpp_com_seq_free(mpp_com_seq *seq)
+{
+    if (!seq)
+        return;
+    for (uint32_t i = 0; i < seq->count; i++)
+        mpp_com_free(&seq->m[i]);
+    free(seq->m);
+    seq->m = NULL;
+    seq->count = 0;
+}
+
+int mpp_com_read(const char *path, mpp_com_seq *seq, mpp_err *err)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    seq->count = 0;
+    seq->m = NULL;
+    p.rd.path = path;
+    p.rd.err = err;
+    p.state = S_START;
+    int rc = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
+    p.rd.gz = gzdopen(fd, "rb");
+    if (!p.rd.gz) {
+        close(fd);
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: out of memory", path);
+    }
+    p.rd.buf = malloc(BUF_CAP);
+    if (!p.rd.buf) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    gzbuffer(p.rd.gz, CHUNK);
+    char *line = NULL;
+    while ((rc = read_line(&p.rd, &line)) == 1)
+        if ((rc = parse_line(&p, line)))
+            break;
+    if (rc == 0)
+        rc = parse_eof(&p);
+out:
+    gzclose(p.rd.gz);
+    free(p.rd.buf);
+    free(p.e);
+    if (rc) {
+        mpp_com_seq_free(&p.seq);
+        return rc;
+    }
+    *seq = p.seq;
+    return 0;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Compress text into out as one gzip member (level 6, no name, time 0). */
+static int gzip_text(const mpp_sb *text, mpp_sb *out, mpp_err *err)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory (zlib)");
+    const unsigned char *in = (const unsigned char *)text->s;
+    size_t left = text->len;
+    unsigned char chunk[16384];
+    int zrc;
+    do {
+        if (zs.avail_in == 0 && left) {
+            uInt n = left > (1u << 30) ? (1u << 30) : (uInt)left;
+            zs.next_in = (Bytef *)(uintptr_t)in;
+            zs.avail_in = n;
+            in += n;
+            left -= n;
+        }
+        zs.next_out = chunk;
+        zs.avail_out = sizeof chunk;
+        zrc = deflate(&zs, left || zs.avail_in ? Z_NO_FLUSH : Z_FINISH);
+        if (zrc == Z_STREAM_ERROR) {
+            deflateEnd(&zs);
+            return mpp_err_set(err, MPP_EIO, "gzip compression failed");
+        }
+        mpp_sb_addn(out, (const char *)chunk, sizeof chunk - zs.avail_out);
+    } while (zrc != Z_STREAM_END);
+    deflateEnd(&zs);
+    if (!mpp_sb_ok(out))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* Write data to path atomically: DIR/.BASE.tmp, fsync, rename. */
+static int write_atomic(const char *path, const char *data, size_t len, mpp_err *err)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base)
+        return mpp_err_set(err, MPP_EIO, "cannot write '%s': not a file name", path);
+    mpp_sb tmp;
+    mpp_sb_init(&tmp);
+    mpp_sb_printf(&tmp, "%.*s.%s.tmp", (int)(base - path), path, base);
+    if (!mpp_sb_ok(&tmp))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    int rc = 0;
+    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
+        mpp_sb_free(&tmp);
+        return rc;
+    }
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path,
+                             w < 0 ? strerror(errno) : "short write");
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (!rc && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (close(fd) != 0 && !rc)
+        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (!rc && rename(tmp.s, path) != 0)
+        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (rc)
+        unlink(tmp.s);
+    mpp_sb_free(&tmp);
+    return rc;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int mpp_com_write(const char *path, const mpp_com_seq *seq, mpp_err *err)
+{
+    if (seq->count == 0)
+        return mpp_err_set(err, MPP_EINVAL, "%s: no matrix to write", path);
+    for (uint32_t k = 0; k < seq->count; k++)
+        if (!mpp_com_check(&seq->m[k]))
+            return mpp_err_set(err, MPP_EINVAL, "%s: matrix %" PRIu32 " is not a valid COM "
+                               "(unsorted, duplicate or diagonal entries)", path, k);
+    mpp_sb text, gz;
+    mpp_sb_init(&text);
+    mpp_sb_init(&gz);
+    for (uint32_t k = 0; k < seq->count; k++) {
+        const mpp_com *c = &seq->m[k];
+        mpp_sb_add(&text, HEADER "\n");
+        if (k == 0)
+            mpp_sb_add(&text, "% written by mppnet\n");
+        if (seq->count > 1 || c->step != 0 || c->msg_unit != 1)
+            mpp_sb_printf(&text, "%% step=%" PRIu32 " msg_unit=%" PRIu64 "\n", c->step,
+                          c->msg_unit);
+        mpp_sb_printf(&text, "%" PRIu32 " %" PRIu32 " %" PRIu32 "\n", c->n, c->n, c->nnz);
+        for (uint32_t i = 0; i < c->nnz; i++)
+            mpp_sb_printf(&text, "%" PRIu32 " %" PRIu32 " %" PRIu64 "\n", c->e[i].src + 1,
+                          c->e[i].dst + 1, c->e[i].units);
+    }
+    int rc = 0;
+    if (!mpp_sb_ok(&text))
+        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+    else if (ends_with(path, ".gz"))
+        rc = gzip_text(&text, &gz, err);
+    if (!rc) {
+        const mpp_sb *data = ends_with(path, ".gz") ? &gz : &text;
+        rc = write_atomic(path, data->s, data->len, err);
+    }
+    mpp_sb_free(&text);
+    mpp_sb_free(&gz);
+    return rc;
+}

@@ -1,0 +1,182 @@
+/* traces/gen.c — COM generators: random-regular and random-nonuniform
+ * (see com.h; SPEC section 5, "Generators").
+ *
+ * Both start from the circulant pattern with offsets 1..d: C(a, b) != 0
+ * when (b - a) mod n is in 1..d. The generated matrix is a row and column
+ * permutation of it, M(i, j) = C(r[i], c[j]), kept as the two permutations
+ * r (rows) and c (columns), so a row exchange is one swap in r and a
+ * column exchange one swap in c. Permutations keep every row and column
+ * count at d; only the diagonal needs care: M(i, i) != 0 exactly when
+ * (c[i] - r[i]) mod n is in 1..d ("i is bad"). The mixing makes
+ * n ceil(log2 n) + 8n rounds of one random row exchange and one random
+ * column exchange; an exchange that leaves a bad position is repaired by
+ * exchanging that position with another one chosen (scanning cyclically
+ * from a random start) so that both end up good, and undone when no such
+ * exchange exists. d = 0 and d = n - 1 have one possible pattern and are
+ * not mixed.
+ *
+ * Random draws: the pattern from the stream (seed, MPP_RNG_WORKLOAD, 0),
+ * the non-uniform sizes from (seed, MPP_RNG_WORKLOAD, 1), one per entry in
+ * (src, dst) order. So random-nonuniform has the same pattern as
+ * random-regular for the same (n, d, seed).
+ *
+ * Invariants:
+ *   1. Outside exchange(), no position is bad (the diagonal is zero).
+ *   2. r and c are permutations of 0..n-1.
+ *   3. The result is a pure function of (n, d, units or msg_unit, seed),
+ *      every row and column has exactly d non-zeros, mpp_com_check holds.
+ */
+#include "com.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+
+#define MAX_SIZE_UNITS 32  /* random-nonuniform: sizes 1..32 units */
+
+/* Position i holds a diagonal entry. */
+static int bad(const uint32_t *r, const uint32_t *c, uint32_t i, uint32_t n, uint32_t d)
+{
+    uint64_t off = ((uint64_t)c[i] + n - r[i]) % n;
+    return off >= 1 && off <= d;
+}
+
+static void swap_u32(uint32_t *a, uint32_t i, uint32_t j)
+{
+    uint32_t t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+}
+
+/* One random exchange of two positions of a (which is r or c), with the
+ * diagonal repair described above; leaves no bad position (invariant 1). */
+static void exchange(uint32_t *a, const uint32_t *r, const uint32_t *c, uint32_t n, uint32_t d,
+                     mpp_rng *g)
+{
+    uint32_t i = mpp_rng_below(g, n), k = mpp_rng_below(g, n - 1);
+    if (k >= i)
+        k++;
+    uint32_t done[3][2] = {{i, k}, {0, 0}, {0, 0}};
+    int ndone = 1;
+    swap_u32(a, i, k);
+    const uint32_t fix[2] = {i, k};
+    for (int t = 0; t < 2; t++) {
+        uint32_t x = fix[t];
+        if (!bad(r, c, x, n, d))
+            continue;
+        uint32_t y = mpp_rng_below(g, n);
+        int found = 0;
+        for (uint32_t s = 0; s < n; s++, y = y + 1 == n ? 0 : y + 1) {
+            if (y == x)
+                continue;
+            swap_u32(a, x, y);
+            if (!bad(r, c, x, n, d) && !bad(r, c, y, n, d)) {
+                found = 1;
+                break;
+            }
+            swap_u32(a, x, y);
+        }
+        if (!found) {
+            while (ndone > 0) {
+                ndone--;
+                swap_u32(a, done[ndone][0], done[ndone][1]);
+            }
+            return;
+        }
+        done[ndone][0] = x;
+        done[ndone][1] = y;
+        ndone++;
+    }
+}
+
+/* The d-regular pattern of (n, d, seed) into m, every entry of 1 unit. */
+static int gen_pattern(mpp_com *m, uint32_t n, uint32_t d, uint64_t msg_unit, uint64_t seed,
+                       mpp_err *err)
+{
+    memset(m, 0, sizeof *m);
+    if (n == 0)
+        return mpp_err_set(err, MPP_EINVAL, "n = 0: a communication matrix needs at least 1 "
+                           "processor");
+    if (d >= n)
+        return mpp_err_set(err, MPP_EINVAL, "d = %u: expected 0..n-1 = 0..%u (non-zeros per row "
+                           "and column, the diagonal is zero)", d, n - 1);
+    if ((uint64_t)n * d > UINT32_MAX)
+        return mpp_err_set(err, MPP_EINVAL, "n x d = %u x %u: more than 2^32-1 entries", n, d);
+    int rc = mpp_com_init(m, n, msg_unit, err);
+    if (rc)
+        return rc;
+    uint32_t *r = malloc((size_t)n * sizeof *r), *c = malloc((size_t)n * sizeof *c);
+    uint32_t *cinv = malloc((size_t)n * sizeof *cinv);
+    uint32_t nnz = n * d;
+    m->e = nnz ? malloc((size_t)nnz * sizeof *m->e) : NULL;
+    if (!r || !c || !cinv || (nnz && !m->e)) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        goto fail;
+    }
+    m->cap = nnz;
+    for (uint32_t i = 0; i < n; i++)
+        r[i] = c[i] = i;
+    if (d > 0 && d < n - 1) {
+        mpp_rng g;
+        mpp_rng_init(&g, seed, MPP_RNG_WORKLOAD, 0);
+        uint64_t log2n = 0;
+        while ((1ull << log2n) < n)
+            log2n++;
+        uint64_t rounds = (uint64_t)n * log2n + 8ull * n;
+        for (uint64_t t = 0; t < rounds; t++) {
+            exchange(r, r, c, n, d, &g);
+            exchange(c, r, c, n, d, &g);
+        }
+    }
+    for (uint32_t j = 0; j < n; j++)
+        cinv[c[j]] = j;
+    for (uint32_t i = 0; i < n; i++) {
+        assert(!bad(r, c, i, n, d));
+        for (uint32_t k = 1; k <= d; k++) {
+            uint32_t j = cinv[(uint32_t)(((uint64_t)r[i] + k) % n)];
+            m->e[m->nnz++] = (mpp_com_entry){i, j, 1};
+        }
+    }
+    mpp_com_finish(m);
+    assert(m->nnz == nnz && mpp_com_check(m));
+    free(r);
+    free(c);
+    free(cinv);
+    return 0;
+fail:
+    free(r);
+    free(c);
+    free(cinv);
+    mpp_com_free(m);
+    return rc;
+}
+
+int mpp_com_gen_regular(mpp_com *c, uint32_t n, uint32_t d, uint64_t units, uint64_t msg_unit,
+                        uint64_t seed, mpp_err *err)
+{
+    memset(c, 0, sizeof *c);
+    if (units == 0)
+        return mpp_err_set(err, MPP_EINVAL, "units = 0: expected a message size of at least 1 "
+                           "unit");
+    int rc = gen_pattern(c, n, d, msg_unit, seed, err);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < c->nnz; i++)
+        c->e[i].units = units;
+    return 0;
+}
+
+int mpp_com_gen_nonuniform(mpp_com *c, uint32_t n, uint32_t d, uint64_t msg_unit, uint64_t seed,
+                           mpp_err *err)
+{
+    int rc = gen_pattern(c, n, d, msg_unit, seed, err);
+    if (rc)
+        return rc;
+    mpp_rng g;
+    mpp_rng_init(&g, seed, MPP_RNG_WORKLOAD, 1);
+    for (uint32_t i = 0; i < c->nnz; i++)
+        c->e[i].units = 1 + mpp_rng_below(&g, MAX_SIZE_UNITS);
+    return 0;
+}

@@ -1,0 +1,571 @@
+/* traces/trace.c — message and operation traces: line formats, reading with
+ * file:line errors, atomic writing, and node programs from traces (see
+ * trace.h). Files are read through zlib's gzFile (plain files read
+ * transparently); a truncated or corrupt gzip stream is an error.
+ * Invariants: a read trace has every node id < nodes, and the op trace's
+ * operations are of known codes with peers < nodes. */
+#include "trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../core/sim.h"
+#include "../core/strbuf.h"
+
+#define LINE_MAX_LEN 4096
+
+/* --- growing ---------------------------------------------------------------- */
+
+static int grow(void **p, uint32_t *cap, uint32_t n, size_t sz, mpp_err *err)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t c = *cap ? *cap * 2 : 256;
+    void *q = realloc(*p, (size_t)c * sz);
+    if (!q)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+int mpp_msg_trace_add(mpp_msg_trace *t, const mpp_msg_trace_entry *e, mpp_err *err)
+{
+    int rc = grow((void **)&t->e, &t->cap, t->n, sizeof *t->e, err);
+    if (!rc)
+        t->e[t->n++] = *e;
+    return rc;
+}
+
+int mpp_op_trace_add(mpp_op_trace *t, const mpp_op_trace_entry *e, mpp_err *err)
+{
+    int rc = grow((void **)&t->e, &t->cap, t->n, sizeof *t->e, err);
+    if (!rc)
+        t->e[t->n++] = *e;
+    return rc;
+}
+
+void mpp_msg_trace_free(mpp_msg_trace *t)
+{
+    if (t) {
+        free(t->e);
+        memset(t, 0, sizeof *t);
+    }
+}
+
+void mpp_op_trace_free(mpp_op_trace *t)
+{
+    if (t) {
+        free(t->e);
+        memset(t, 0, sizeof *t);
+    }
+}
+
+/* --- reading lines ---------------------------------------------------------- */
+
+typedef struct reader {
+    gzFile f;
+    const char *path;
+    uint32_t line;
+    char buf[LINE_MAX_LEN + 2];
+} reader;
+
+/* Next non-comment line (without the newline) or NULL at the end; on an
+ * error returns NULL with err set (code != 0). */
+static char *next_line(reader *r, mpp_err *err)
+{
+    for (;;) {
+        if (!gzgets(r->f, r->buf, sizeof r->buf)) {
+            int zerr;
+            const char *msg = gzerror(r->f, &zerr);
+            if (zerr != Z_OK && zerr != Z_STREAM_END)
+                mpp_err_set(err, MPP_EFORMAT, "%s:%u: corrupt compressed data (%s)", r->path,
+                            r->line + 1, msg);
+            return NULL;
+        }
+        r->line++;
+        size_t n = strlen(r->buf);
+        if (n && r->buf[n - 1] == '\n')
+            r->buf[--n] = '\0';
+        else if (!gzeof(r->f)) {
+            mpp_err_set(err, MPP_EFORMAT, "%s:%u: line longer than %d characters", r->path,
+                        r->line, LINE_MAX_LEN);
+            return NULL;
+        }
+        if (n && r->buf[n - 1] == '\r')
+            r->buf[--n] = '\0';
+        char *s = r->buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        return s;
+    }
+}
+
+static int open_reader(reader *r, const char *path, mpp_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->f = gzopen(path, "rb");
+    if (!r->f)
+        return mpp_err_set(err, MPP_EIO, "%s: cannot open: %s", path, strerror(errno));
+    return 0;
+}
+
+/* "key VALUE" header line; returns the value text or NULL. */
+static const char *header(char *s, const char *key)
+{
+    size_t k = strlen(key);
+    if (strncmp(s, key, k) != 0 || (s[k] != ' ' && s[k] != '\t'))
+        return NULL;
+    s += k;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    if (*s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *v = x;
+    return true;
+}
+
+/* Split s into at most max whitespace-separated fields; returns the count
+ * (max + 1 when there are more). */
+static int fields(char *s, char **f, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(s, " \t", &save); tok;
+         tok = strtok_r(NULL, " \t", &save)) {
+        if (n == max)
+            return max + 1;
+        f[n++] = tok;
+    }
+    return n;
+}
+
+static const char *const op_names[] = {"SEND",   "ISEND", "RECV", "IRECV",   "SENDRECV",
+                                       "WAIT",   "AM",    "POLL", "COMPUTE", "BARRIER",
+                                       "REDUCE", "MARK",  "APP"};
+static const char *const paradigm_names[] = {"sync", "async", "am", "am_put"};
+
+/* --- message traces ------------------------------------------------------------ */
+
+int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
+{
+    memset(t, 0, sizeof *t);
+    reader r;
+    int rc = open_reader(&r, path, err);
+    if (rc)
+        return rc;
+    mpp_err_clear(err);
+    bool have_nodes = false, have_time = false;
+    char *s;
+    while ((s = next_line(&r, err))) {
+        const char *v;
+        uint64_t x;
+        if ((v = header(s, "nodes"))) {
+            if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
+                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `nodes N` once, N >= 1", path,
+                                 r.line);
+                goto fail;
+            }
+            t->nodes = (uint32_t)x;
+            have_nodes = true;
+            continue;
+        }
+        if ((v = header(s, "time"))) {
+            if (have_time || (strcmp(v, "us") && strcmp(v, "cycles"))) {
+                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `time us` or `time cycles` once",
+                                 path, r.line);
+                goto fail;
+            }
+            t->time_us = !strcmp(v, "us");
+            have_time = true;
+            continue;
+        }
+        if (!have_nodes || !have_time) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected the `nodes N` and `time us|cycles` lines before the "
+                             "messages",
+                             path, r.line);
+            goto fail;
+        }
+        char *f[6];
+        int nf = fields(s, f, 5);
+        if (nf != 5) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected 5 fields `issue src dst bytes tag`, got %d", path,
+                             r.line, nf > 5 ? 6 : nf);
+            goto fail;
+        }
+        mpp_msg_trace_entry e;
+        char *end;
+        errno = 0;
+        e.issue = strtod(f[0], &end);
+        uint64_t a, b, c, d;
+        if (errno || *end || !(e.issue >= 0) || !isfinite(e.issue) || !parse_u64(f[1], &a) ||
+            !parse_u64(f[2], &b) || !parse_u64(f[3], &c) || !parse_u64(f[4], &d) ||
+            d > UINT32_MAX) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected a time >= 0 and non-negative integers `issue src dst "
+                             "bytes tag`",
+                             path, r.line);
+            goto fail;
+        }
+        if (a >= t->nodes || b >= t->nodes || a == b) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: src %" PRIu64 " and dst %" PRIu64
+                             " must be different nodes below %u",
+                             path, r.line, a, b, t->nodes);
+            goto fail;
+        }
+        e.src = (uint32_t)a;
+        e.dst = (uint32_t)b;
+        e.bytes = c;
+        e.tag = (uint32_t)d;
+        if ((rc = mpp_msg_trace_add(t, &e, err)))
+            goto fail;
+    }
+    if (err && err->code) {
+        rc = err->code;
+        goto fail;
+    }
+    if (!have_nodes || !have_time) {
+        rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: not a message trace: no `nodes` and `time` lines",
+                         path, r.line);
+        goto fail;
+    }
+    gzclose(r.f);
+    return 0;
+fail:
+    gzclose(r.f);
+    mpp_msg_trace_free(t);
+    return rc;
+}
+
+/* Write text through gzip or plainly to path via a temporary file. */
+static int write_text(const char *path, const mpp_sb *sb, mpp_err *err)
+{
+    if (!mpp_sb_ok(sb))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    size_t n = strlen(path);
+    bool gz = n > 3 && !strcmp(path + n - 3, ".gz");
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return mpp_err_set(err, MPP_EIO, "%s: path too long", path);
+    int ok;
+    if (gz) {
+        gzFile f = gzopen(tmp, "wb6");
+        ok = f && gzwrite(f, sb->s, (unsigned)sb->len) == (int)sb->len;
+        if (f && gzclose(f) != Z_OK)
+            ok = 0;
+    } else {
+        FILE *f = fopen(tmp, "wb");
+        ok = f && fwrite(sb->s, 1, sb->len, f) == sb->len;
+        if (f && fclose(f) != 0)
+            ok = 0;
+    }
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return mpp_err_set(err, MPP_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int mpp_msg_trace_write(const char *path, const mpp_msg_trace *t, mpp_err *err)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_sb_printf(&sb, "# mppnet message trace 1\nnodes %u\ntime %s\n# issue src dst bytes tag\n",
+                  t->nodes, t->time_us ? "us" : "cycles");
+    for (uint32_t i = 0; i < t->n; i++) {
+        const mpp_msg_trace_entry *e = &t->e[i];
+        if (t->time_us)
+            mpp_sb_printf(&sb, "%.4f", e->issue);
+        else
+            mpp_sb_printf(&sb, "%.0f", e->issue);
+        mpp_sb_printf(&sb, " %u %u %" PRIu64 " %u\n", e->src, e->dst, e->bytes, e->tag);
+    }
+    int rc = write_text(path, &sb, err);
+    mpp_sb_free(&sb);
+    return rc;
+}
+
+/* --- operation traces ------------------------------------------------------------ */
+
+int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
+{
+    memset(t, 0, sizeof *t);
+    reader r;
+    int rc = open_reader(&r, path, err);
+    if (rc)
+        return rc;
+    mpp_err_clear(err);
+    bool have_nodes = false, have_hash = false, have_seed = false;
+    char *s;
+    while ((s = next_line(&r, err))) {
+        const char *v;
+        uint64_t x;
+        if ((v = header(s, "nodes"))) {
+            if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
+                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `nodes N` once, N >= 1", path,
+                                 r.line);
+                goto fail;
+            }
+            t->nodes = (uint32_t)x;
+            have_nodes = true;
+            continue;
+        }
+        if ((v = header(s, "config_hash"))) {
+            char *end;
+            errno = 0;
+            t->config_hash = strtoull(v, &end, 16);
+            if (have_hash || errno || *end || strlen(v) != 16) {
+                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `config_hash` and 16 hex digits",
+                                 path, r.line);
+                goto fail;
+            }
+            have_hash = true;
+            continue;
+        }
+        if ((v = header(s, "seed"))) {
+            if (have_seed || !parse_u64(v, &t->seed)) {
+                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `seed S` once", path, r.line);
+                goto fail;
+            }
+            have_seed = true;
+            continue;
+        }
+        if (!have_nodes || !have_hash || !have_seed) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected the nodes, config_hash and seed lines before the "
+                             "operations",
+                             path, r.line);
+            goto fail;
+        }
+        char *f[9];
+        int nf = fields(s, f, 8);
+        if (nf != 8) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected 8 fields `node cycle op peer peer2 tag bytes "
+                             "paradigm`, got %d",
+                             path, r.line, nf > 8 ? 9 : nf);
+            goto fail;
+        }
+        mpp_op_trace_entry e;
+        memset(&e, 0, sizeof e);
+        uint64_t node, cyc, peer, peer2, tag, bytes;
+        int code = -1, par = -1;
+        for (int k = 0; k < (int)(sizeof op_names / sizeof op_names[0]); k++)
+            if (!strcmp(f[2], op_names[k]))
+                code = k;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(f[7], paradigm_names[k]))
+                par = k;
+        bool any1 = !strcmp(f[3], "any"), any2 = !strcmp(f[4], "any");
+        if (!parse_u64(f[0], &node) || !parse_u64(f[1], &cyc) || code < 0 ||
+            (!any1 && !parse_u64(f[3], &peer)) || (!any2 && !parse_u64(f[4], &peer2)) ||
+            !parse_u64(f[5], &tag) || !parse_u64(f[6], &bytes) || par < 0 || tag > UINT32_MAX) {
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s:%u: expected `node cycle op peer peer2 tag bytes paradigm` (op one "
+                             "of SEND ... APP, peers a node or `any`, paradigm sync|async|am|am_put)",
+                             path, r.line);
+            goto fail;
+        }
+        if (any1)
+            peer = MPP_ANY;
+        if (any2)
+            peer2 = MPP_ANY;
+        if (node >= t->nodes || (peer != MPP_ANY && peer >= t->nodes) ||
+            (peer2 != MPP_ANY && peer2 >= t->nodes)) {
+            rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: a node id is not below %u", path, r.line,
+                             t->nodes);
+            goto fail;
+        }
+        e.node = (uint32_t)node;
+        e.cycle = cyc;
+        e.op = (mpp_op){.code = (uint8_t)code, .paradigm = (uint8_t)par, .peer = (uint32_t)peer,
+                        .peer2 = (uint32_t)peer2, .tag = (uint32_t)tag, .bytes = bytes};
+        if ((rc = mpp_op_trace_add(t, &e, err)))
+            goto fail;
+    }
+    if (err && err->code) {
+        rc = err->code;
+        goto fail;
+    }
+    if (!have_nodes || !have_hash || !have_seed) {
+        rc = mpp_err_set(err, MPP_EFORMAT,
+                         "%s:%u: not an operation trace: the nodes, config_hash and seed lines are "
+                         "missing",
+                         path, r.line);
+        goto fail;
+    }
+    gzclose(r.f);
+    return 0;
+fail:
+    gzclose(r.f);
+    mpp_op_trace_free(t);
+    return rc;
+}
+
+static void peer_text(mpp_sb *sb, uint32_t p)
+{
+    if (p == MPP_ANY)
+        mpp_sb_add(sb, " any");
+    else
+        mpp_sb_printf(sb, " %u", p);
+}
+
+int mpp_op_trace_write(const char *path, const mpp_op_trace *t, mpp_err *err)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_sb_printf(&sb,
+                  "# mppnet operation trace 1\nnodes %u\nconfig_hash %016" PRIx64 "\nseed %" PRIu64
+                  "\n# node cycle op peer peer2 tag bytes paradigm\n",
+                  t->nodes, t->config_hash, t->seed);
+    for (uint32_t i = 0; i < t->n; i++) {
+        const mpp_op_trace_entry *e = &t->e[i];
+        mpp_sb_printf(&sb, "%u %" PRIu64 " %s", e->node, e->cycle,
+                      e->op.code < sizeof op_names / sizeof op_names[0] ? op_names[e->op.code] : "?");
+        peer_text(&sb, e->op.peer);
+        peer_text(&sb, e->op.peer2);
+        mpp_sb_printf(&sb, " %u %" PRIu64 " %s\n", e->op.tag, e->op.bytes,
+                      paradigm_names[e->op.paradigm < 4 ? e->op.paradigm : 0]);
+    }
+    int rc = write_text(path, &sb, err);
+    mpp_sb_free(&sb);
+    return rc;
+}
+
+/* --- programs from traces ------------------------------------------------------- */
+
+typedef struct pbuild {
+    mpp_program *p;
+    uint32_t *cap;
+} pbuild;
+
+static int padd(pbuild *b, uint32_t n, mpp_op op, mpp_err *err)
+{
+    mpp_program *p = &b->p[n];
+    if (p->len == b->cap[n]) {
+        uint32_t cap = b->cap[n] ? b->cap[n] * 2 : 8;
+        mpp_op *o = realloc((mpp_op *)p->ops, cap * sizeof *o);
+        if (!o)
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        p->ops = o;
+        b->cap[n] = cap;
+    }
+    ((mpp_op *)p->ops)[p->len++] = op;
+    return 0;
+}
+
+void mpp_trace_programs_free(mpp_program *p, uint32_t nodes)
+{
+    if (!p)
+        return;
+    for (uint32_t n = 0; n < nodes; n++)
+        free((mpp_op *)p[n].ops);
+    free(p);
+}
+
+int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_program **out, mpp_err *err)
+{
+    *out = NULL;
+    if (t->nodes != nodes)
+        return mpp_err_set(err, MPP_EINVAL, "the trace has %u nodes, the machine %u", t->nodes,
+                           nodes);
+    pbuild b = {calloc(nodes, sizeof *b.p), calloc(nodes, sizeof *b.cap)};
+    int rc = b.p && b.cap ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < t->n && !rc; i++) {
+        if (t->e[i].op.code == MPP_OP_APP)
+            rc = mpp_err_set(err, MPP_EINVAL,
+                             "the trace holds a runtime protocol's APP operation (node %u), which "
+                             "cannot be re-executed from a trace",
+                             t->e[i].node);
+        else
+            rc = padd(&b, t->e[i].node, t->e[i].op, err);
+    }
+    free(b.cap);
+    if (rc) {
+        mpp_trace_programs_free(b.p, nodes);
+        return rc;
+    }
+    *out = b.p;
+    return 0;
+}
+
+static int cmp_issue(const void *a, const void *b)
+{
+    const mpp_msg_trace_entry *x = *(const mpp_msg_trace_entry *const *)a;
+    const mpp_msg_trace_entry *y = *(const mpp_msg_trace_entry *const *)b;
+    if (x->issue != y->issue)
+        return x->issue < y->issue ? -1 : 1;
+    return x < y ? -1 : x > y; /* stable: file order */
+}
+
+int mpp_trace_programs_msgs(const mpp_msg_trace *t, uint32_t nodes, int paradigm, double cpu_mhz,
+                            double net_mhz, mpp_program **out, mpp_err *err)
+{
+    *out = NULL;
+    if (t->nodes > nodes)
+        return mpp_err_set(err, MPP_EINVAL, "the trace has %u nodes, the machine only %u",
+                           t->nodes, nodes);
+    if (!(cpu_mhz > 0) || (!t->time_us && !(net_mhz > 0)))
+        return mpp_err_set(err, MPP_EINVAL, "replaying a message trace needs node.cpu_mhz (and "
+                                            "network.net_mhz for a trace in cycles)");
+    pbuild b = {calloc(nodes, sizeof *b.p), calloc(nodes, sizeof *b.cap)};
+    const mpp_msg_trace_entry **order = malloc((t->n + 1) * sizeof *order);
+    double *clock = calloc(nodes, sizeof *clock); /* CPU cycles scheduled so far */
+    int rc = b.p && b.cap && order && clock ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < t->n && !rc; i++)
+        order[i] = &t->e[i];
+    if (!rc)
+        qsort(order, t->n, sizeof *order, cmp_issue);
+    /* receivers post their receives first, in trace order */
+    for (uint32_t i = 0; i < t->n && !rc; i++)
+        rc = padd(&b, t->e[i].dst, (mpp_op){.code = MPP_OP_IRECV, .peer = t->e[i].src, .tag = t->e[i].tag}, err);
+    uint8_t code = paradigm == MPP_PARADIGM_ASYNC ? MPP_OP_ISEND : MPP_OP_SEND;
+    for (uint32_t i = 0; i < t->n && !rc; i++) {
+        const mpp_msg_trace_entry *e = order[i];
+        double at = t->time_us ? e->issue * cpu_mhz : e->issue * cpu_mhz / net_mhz;
+        if (at > clock[e->src]) {
+            uint64_t gap = (uint64_t)llround(at - clock[e->src]);
+            if (gap)
+                rc = padd(&b, e->src, (mpp_op){.code = MPP_OP_COMPUTE, .bytes = gap}, err);
+            clock[e->src] += (double)gap;
+        }
+        if (!rc)
+            rc = padd(&b, e->src, (mpp_op){.code = code, .paradigm = (uint8_t)paradigm,
+                                           .peer = e->dst, .tag = e->tag, .bytes = e->bytes}, err);
+    }
+    for (uint32_t n = 0; n < nodes && !rc; n++)
+        if (b.p[n].len)
+            rc = padd(&b, n, (mpp_op){.code = MPP_OP_WAIT}, err);
+    free(order);
+    free(clock);
+    free(b.cap);
+    if (rc) {
+        mpp_trace_programs_free(b.p, nodes);
+        return rc;
+    }
+    *out = b.p;
+    return 0;
+}
