@@ -86,7 +86,9 @@
  * lists the valid keys of its section.
  *
  * Sweeps: each `sweep:` key is a dotted key path under network., node. or
- * workload. (seeds have their own list; output is per experiment); each
+ * workload. (seeds have their own list; output is per experiment), or
+ * several joined by '+' (a zipped axis: "network.hypercube.dim+workload.d":
+ * [[5, 1], [9, 511]] sets both keys together); each
  * value is a non-empty list. The runs are the cross product of the lists, in
  * the order the axes are written, the last axis varying fastest, and within
  * a point the seeds varying fastest: run = (point x nseeds) + seed index. A
@@ -211,6 +213,8 @@ static const mpp_param workload_params[] = {
      "schedule: units per message of a random-regular matrix"},
     {"msg_unit", MPP_PT_BYTES, SYN(msg_unit), "0", 0, 1e12, NULL,
      "schedule: bytes per unit (0: the file's, 1 for generated matrices)"},
+    {"simulate", MPP_PT_BOOL, SYN(simulate), "true", 0, 0, NULL,
+     "schedule: replay the schedule on the machine (false: only schedule it)"},
 };
 
 #define NODE(f) offsetof(mpp_sim_config, node.f)
@@ -930,13 +934,33 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
         const mpp_cfgnode *k = mpp_cfgtree_key(sw, a);
         const mpp_cfgnode *v = mpp_cfgtree_item(sw, a);
         const char *key = mpp_cfgtree_text(k);
-        if ((strncmp(key, "network.", 8) != 0 || !key[8]) &&
-            (strncmp(key, "workload.", 9) != 0 || !key[9]) &&
-            (strncmp(key, "node.", 5) != 0 || !key[5]))
-            return mpp_err_set(err, MPP_EINVAL,
-                               "%s: key 'sweep.%s': only keys under network., node. and "
-                               "workload. can be swept (seeds go in 'seeds: [...]')",
-                               where(k, w, sizeof w), key);
+        /* "KEY1+KEY2": a zipped axis, each value a list [v1, v2] */
+        size_t nzip = 1;
+        for (const char *c = key; *c; c++)
+            nzip += *c == '+';
+        char part[256];
+        for (const char *c = key; *c;) {
+            const char *plus = strchr(c, '+');
+            size_t len = plus ? (size_t)(plus - c) : strlen(c);
+            snprintf(part, sizeof part, "%.*s", (int)len, c);
+            if ((strncmp(part, "network.", 8) != 0 || !part[8]) &&
+                (strncmp(part, "workload.", 9) != 0 || !part[9]) &&
+                (strncmp(part, "node.", 5) != 0 || !part[5]))
+                return mpp_err_set(err, MPP_EINVAL,
+                                   "%s: key 'sweep.%s': only keys under network., node. and "
+                                   "workload. can be swept (seeds go in 'seeds: [...]')",
+                                   where(k, w, sizeof w), key);
+            c += len + (plus != NULL);
+        }
+        if (nzip > 1)
+            for (size_t i = 0; mpp_cfgtree_kind(v) == MPP_CFG_SEQ && i < mpp_cfgtree_len(v); i++) {
+                const mpp_cfgnode *item = mpp_cfgtree_item(v, i);
+                if (mpp_cfgtree_kind(item) != MPP_CFG_SEQ || mpp_cfgtree_len(item) != nzip)
+                    return mpp_err_set(err, MPP_EINVAL,
+                                       "%s: key 'sweep.%s': each value of a zipped axis must be a "
+                                       "list of %zu values, one per key",
+                                       where(item, w, sizeof w), key, nzip);
+            }
         if (mpp_cfgtree_kind(v) != MPP_CFG_SEQ || !mpp_cfgtree_len(v)) {
             const char *t = mpp_cfgtree_text(v);
             const char *kind = mpp_cfgtree_kind(v) == MPP_CFG_MAP ? "a mapping" : "an empty list";
@@ -1073,9 +1097,26 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
     if (!t)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     for (size_t a = 0; a < e->naxes && !rc; a++) {
-        mpp_cfgnode *v = mpp_cfgtree_copy(mpp_cfgtree_item(values[a], axis_index(e, p, a)));
-        rc = v ? mpp_cfgtree_set(t, e->axes[a].key, 0, v, err)
-               : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        const mpp_cfgnode *item = mpp_cfgtree_item(values[a], axis_index(e, p, a));
+        const char *key = e->axes[a].key;
+        if (!strchr(key, '+')) {
+            mpp_cfgnode *v = mpp_cfgtree_copy(item);
+            rc = v ? mpp_cfgtree_set(t, key, 0, v, err)
+                   : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            continue;
+        }
+        /* a zipped axis: set every key to its element of the value */
+        size_t j = 0;
+        for (const char *c = key; *c && !rc; j++) {
+            const char *plus = strchr(c, '+');
+            size_t len = plus ? (size_t)(plus - c) : strlen(c);
+            char part[256];
+            snprintf(part, sizeof part, "%.*s", (int)len, c);
+            mpp_cfgnode *v = mpp_cfgtree_copy(mpp_cfgtree_item(item, j));
+            rc = v ? mpp_cfgtree_set(t, part, 0, v, err)
+                   : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            c += len + (plus != NULL);
+        }
     }
     if (!rc)
         rc = expand_inline(t, "network", "topology", err);

@@ -309,6 +309,8 @@ static int setup_programs(mpp_sim *s, mpp_err *err)
         given = rp->prog;
         s->phases = rp->sched.nphases;
         s->sched_steps = rp->sched.steps;
+        if (!w->simulate)
+            goto out; /* schedule only: no processors, the run ends at once */
         if (rp->rt.ud) {
             /* a runtime protocol drives the processors through callbacks */
             s->cfg.am_handler = rp->rt.handler;

@@ -125,6 +125,7 @@ typedef struct mpp_synth_config {
     uint32_t d;                     /* generator: messages per processor */
     uint64_t units;                 /* random-regular: units per message */
     uint64_t msg_unit;              /* bytes per unit (0: the file's) */
+    bool simulate;                  /* false: only schedule (phases, steps), no replay */
 } mpp_synth_config;
 
 /* Per-packet record handed to mpp_sim_config.on_packet at delivery. */
