@@ -75,11 +75,11 @@ bad() {
     shift 2
     local d=$T/$name before after
     mkdir -p "$d"
-    before=$(cd "$d" && ls -la --time-style=+%s . | sort)
+    before=$(cd "$d" && ls -lA --time-style=+%s . | sort)
     expect_status "$name" 2 "$d" "$@" || return
     grep -Eq -- "$pat" "$T/$name.err" || fail "$name: stderr does not match /$pat/: $(cat "$T/$name.err")"
     [ -s "$T/$name.out" ] && fail "$name: output on stdout"
-    after=$(cd "$d" && ls -la --time-style=+%s . | sort)
+    after=$(cd "$d" && ls -lA --time-style=+%s . | sort)
     [ "$before" = "$after" ] || fail "$name: files were written: $after"
 }
 
