@@ -27,44 +27,31 @@
 #include "schedule.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "../core/rng.h"
-
-static double cgm_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
+#include "phases.h"
 
 static int cgm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                         mpp_err *err)
 {
-    double t0 = cgm_now_us();
-    memset(out, 0, sizeof *out);
+    double t0 = mpp_phases_now_us();
     uint32_t n = com->n, nnz = com->nnz;
+    int rc = mpp_phases_alloc(out, nnz);
     uint32_t *rowstart = calloc((size_t)n + 1, sizeof *rowstart);
     uint32_t *len = calloc(n, sizeof *len), *colstamp = calloc(n, sizeof *colstamp);
     uint32_t *slot = malloc((size_t)(nnz ? nnz : 1) * sizeof *slot);
-    out->msgs = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->msgs);
-    out->phase_start = malloc(((size_t)nnz + 1) * sizeof *out->phase_start);
-    int rc = 0;
-    if (!rowstart || !len || !colstamp || !slot || !out->msgs || !out->phase_start) {
+    if (rc || !rowstart || !len || !colstamp || !slot) {
         mpp_schedule_free(out);
         rc = mpp_err_set(err, MPP_ENOMEM, "scheduler 'cgm': out of memory");
         goto done;
     }
     mpp_rng rng;
     mpp_rng_init(&rng, seed, MPP_RNG_SCHEDULER, 0);
-    for (uint32_t e = 0; e < nnz; e++) { /* entries are sorted by row */
+    mpp_phases_rows(com, rowstart);
+    for (uint32_t e = 0; e < nnz; e++)
         slot[e] = e;
-        rowstart[com->e[e].src + 1]++;
-        len[com->e[e].src]++;
-    }
     for (uint32_t i = 0; i < n; i++) {
-        rowstart[i + 1] += rowstart[i];
+        len[i] = rowstart[i + 1] - rowstart[i];
         mpp_rng_shuffle(&rng, slot + rowstart[i], len[i]);
     }
 
@@ -90,11 +77,7 @@ static int cgm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_
         }
         np++; /* invariant 3 */
     }
-    out->phase_start[np] = nm;
-    out->nphases = np;
-    out->nmsgs = nm;
-    out->steps = steps;
-    out->host_us = cgm_now_us() - t0;
+    mpp_phases_finish(out, np, nm, steps, t0);
 done:
     free(rowstart);
     free(len);

@@ -23,23 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Index of entry (src, dst) in com, or UINT32_MAX. rowstart[src] ..
- * rowstart[src + 1] is src's row. */
-static uint32_t find_entry(const mpp_com *com, const uint32_t *rowstart, uint32_t src,
-                           uint32_t dst)
-{
-    uint32_t lo = rowstart[src], hi = rowstart[src + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (com->e[mid].dst == dst)
-            return mid;
-        if (com->e[mid].dst < dst)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return UINT32_MAX;
-}
+#include "phases.h"
 
 /* Invariant 1; returns 0 or MPP_EINVAL. */
 static int check_phase_bounds(const mpp_schedule *s, mpp_err *err)
@@ -78,10 +62,7 @@ int mpp_schedule_check(const mpp_com *com, const mpp_schedule *s, mpp_err *err)
         rc = mpp_err_set(err, MPP_ENOMEM, "schedule check: out of memory");
         goto done;
     }
-    for (uint32_t k = 0; k < com->nnz; k++)
-        rowstart[com->e[k].src + 1]++;
-    for (uint32_t i = 0; i < n; i++)
-        rowstart[i + 1] += rowstart[i];
+    mpp_phases_rows(com, rowstart);
 
     uint32_t p = 0; /* current phase (phased schedules) */
     for (uint32_t k = 0; k < s->nmsgs; k++) {
@@ -109,7 +90,7 @@ int mpp_schedule_check(const mpp_com *com, const mpp_schedule *s, mpp_err *err)
                              PRIu32 ")", k, m->src, s->msgs[k - 1].src);
             goto done;
         }
-        uint32_t e = find_entry(com, rowstart, m->src, m->dst);
+        uint32_t e = mpp_phases_find(com, rowstart, m->src, m->dst);
         if (e == UINT32_MAX) {
             rc = mpp_err_set(err, MPP_EINVAL, "schedule: message %" PRIu32 " (%" PRIu32 " -> %"
                              PRIu32 ") is not in the matrix", k, m->src, m->dst);

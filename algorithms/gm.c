@@ -23,56 +23,29 @@
 #include "schedule.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "../core/rng.h"
-
-static double gm_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
-
-/* Index of entry (src, dst) in row src of com (rowstart[src] .. rowstart[src + 1]). */
-static uint32_t gm_find(const mpp_com *com, const uint32_t *rowstart, uint32_t src, uint32_t dst)
-{
-    uint32_t lo = rowstart[src], hi = rowstart[src + 1];
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (com->e[mid].dst <= dst)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+#include "phases.h"
 
 static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                        mpp_err *err)
 {
-    double t0 = gm_now_us();
-    memset(out, 0, sizeof *out);
+    double t0 = mpp_phases_now_us();
     uint32_t n = com->n, nnz = com->nnz;
+    int rc = mpp_phases_alloc(out, nnz);
     unsigned char *mask = calloc((size_t)n * n, 1);
     uint32_t *rowstart = calloc((size_t)n + 1, sizeof *rowstart);
     uint32_t *rowleft = calloc(n, sizeof *rowleft), *colstamp = calloc(n, sizeof *colstamp);
-    out->msgs = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->msgs);
-    out->phase_start = malloc(((size_t)nnz + 1) * sizeof *out->phase_start);
-    int rc = 0;
-    if (!mask || !rowstart || !rowleft || !colstamp || !out->msgs || !out->phase_start) {
+    if (rc || !mask || !rowstart || !rowleft || !colstamp) {
         mpp_schedule_free(out);
         rc = mpp_err_set(err, MPP_ENOMEM, "scheduler 'gm': out of memory");
         goto done;
     }
     for (uint32_t e = 0; e < nnz; e++) {
         mask[(size_t)com->e[e].src * n + com->e[e].dst] = 1;
-        rowstart[com->e[e].src + 1]++;
         rowleft[com->e[e].src]++;
     }
-    for (uint32_t i = 0; i < n; i++)
-        rowstart[i + 1] += rowstart[i];
+    mpp_phases_rows(com, rowstart);
 
     mpp_rng rng;
     mpp_rng_init(&rng, seed, MPP_RNG_SCHEDULER, 0);
@@ -96,17 +69,14 @@ static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
                 rowleft[r]--;
                 left--;
                 colstamp[c] = np + 1;
-                out->msgs[nm++] = (mpp_sched_msg){r, c, com->e[gm_find(com, rowstart, r, c)].units};
+                uint32_t e = mpp_phases_find(com, rowstart, r, c); /* present: row[c] was 1 */
+                out->msgs[nm++] = (mpp_sched_msg){r, c, com->e[e].units};
                 break;
             }
         }
         np++; /* invariant 2: the phase is not empty */
     }
-    out->phase_start[np] = nm;
-    out->nphases = np;
-    out->nmsgs = nm;
-    out->steps = steps;
-    out->host_us = gm_now_us() - t0;
+    mpp_phases_finish(out, np, nm, steps, t0);
 done:
     free(mask);
     free(rowstart);

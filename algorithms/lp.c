@@ -17,29 +17,20 @@
 #include "schedule.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-static double lp_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
+#include "phases.h"
 
 static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                        mpp_err *err)
 {
-    double t0 = lp_now_us();
-    memset(out, 0, sizeof *out);
+    double t0 = mpp_phases_now_us();
     uint32_t n = com->n;
     uint64_t P = 1;
     while (P < n)
         P *= 2;
+    int rc = mpp_phases_alloc(out, com->nnz);
     uint32_t *count = calloc((size_t)P + 1, sizeof *count);
-    out->msgs = malloc((size_t)(com->nnz ? com->nnz : 1) * sizeof *out->msgs);
-    out->phase_start = malloc((size_t)(com->nnz + 1) * sizeof *out->phase_start);
-    if (!count || !out->msgs || !out->phase_start) {
+    if (rc || !count) {
         free(count);
         mpp_schedule_free(out);
         return mpp_err_set(err, MPP_ENOMEM, "scheduler 'lp': out of memory");
@@ -53,16 +44,12 @@ static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
     for (uint64_t k = 1; k < P; k++)
         if (count[k + 1] > count[k])
             out->phase_start[np++] = count[k];
-    out->phase_start[np] = com->nnz;
     for (uint32_t e = 0; e < com->nnz; e++) {
         const mpp_com_entry *c = &com->e[e];
         out->msgs[count[c->src ^ c->dst]++] = (mpp_sched_msg){c->src, c->dst, c->units};
     }
-    out->nphases = np;
-    out->nmsgs = com->nnz;
-    out->steps = (uint64_t)n * (P - 1);
     free(count);
-    out->host_us = lp_now_us() - t0;
+    mpp_phases_finish(out, np, com->nnz, (uint64_t)n * (P - 1), t0);
     return 0;
 }
 

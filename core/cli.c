@@ -1250,6 +1250,48 @@ static void list_names(mpp_sb *sb, const char *const *names)
         mpp_sb_printf(sb, "%s%s", i ? ", " : "", names[i]);
 }
 
+/* The name of entry i of a plug-in registry: NULL past the last entry, ""
+ * for an entry that is not offered (a test-only router). */
+typedef const char *(*registry_name)(size_t i);
+
+static const char *topo_name(size_t i)
+{
+    const mpp_topo_ops *o = mpp_topo_all()[i];
+    return o ? o->name : NULL;
+}
+
+static const char *routing_name(size_t i)
+{
+    const mpp_routing_ops *o = mpp_routing_all()[i];
+    return !o ? NULL : o->test_only ? "" : o->name;
+}
+
+static const char *pattern_name(size_t i)
+{
+    const mpp_pattern_ops *o = mpp_pattern_all()[i];
+    return o ? o->name : NULL;
+}
+
+/* The usage error of `sim` for a plug-in name not in a registry:
+ * "unknown WHAT 'NAME' (valid: A, B, ...)" listing the names at() offers.
+ * Returns the exit status. */
+static int unknown_plugin(const char *what, const char *name, registry_name at)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    const char *n;
+    bool first = true;
+    for (size_t i = 0; (n = at(i)); i++) {
+        if (!*n)
+            continue;
+        mpp_sb_printf(&sb, "%s%s", first ? "" : ", ", n);
+        first = false;
+    }
+    int s = usage_error("sim", "unknown %s '%s' (valid: %s)", what, name, sb.s);
+    mpp_sb_free(&sb);
+    return s;
+}
+
 static int sim_topology(strvec *ov, const char *spec)
 {
     char name[64];
@@ -1257,16 +1299,8 @@ static int sim_topology(strvec *ov, const char *spec)
     if (!split_name(spec, name, sizeof name, &args))
         return usage_error("sim", "--topology: expected NAME[:ARGS], not '%s'", spec);
     const mpp_topo_ops *ops = mpp_topo_find(name);
-    if (!ops) {
-        mpp_sb sb;
-        mpp_sb_init(&sb);
-        const mpp_topo_ops *const *all = mpp_topo_all();
-        for (size_t i = 0; all[i]; i++)
-            mpp_sb_printf(&sb, "%s%s", i ? ", " : "", all[i]->name);
-        int s = usage_error("sim", "unknown topology '%s' (valid: %s)", name, sb.s);
-        mpp_sb_free(&sb);
-        return s;
-    }
+    if (!ops)
+        return unknown_plugin("topology", name, topo_name);
     sv_pushf(ov, "network.topology=%s", ops->name);
     if (!args)
         return 0;
@@ -1299,21 +1333,8 @@ static int sim_router(strvec *ov, const char *spec)
     if (!split_name(spec, name, sizeof name, &args))
         return usage_error("sim", "--router: expected NAME[:key=value,...], not '%s'", spec);
     const mpp_routing_ops *ops = mpp_routing_find(name);
-    if (!ops) {
-        mpp_sb sb;
-        mpp_sb_init(&sb);
-        const mpp_routing_ops *const *all = mpp_routing_all();
-        bool first = true;
-        for (size_t i = 0; all[i]; i++) {
-            if (all[i]->test_only)
-                continue;
-            mpp_sb_printf(&sb, "%s%s", first ? "" : ", ", all[i]->name);
-            first = false;
-        }
-        int s = usage_error("sim", "unknown router '%s' (valid: %s)", name, sb.s);
-        mpp_sb_free(&sb);
-        return s;
-    }
+    if (!ops)
+        return unknown_plugin("router", name, routing_name);
     sv_pushf(ov, "network.router=%s", ops->name);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "network.%s", ops->name);
@@ -1327,16 +1348,8 @@ static int sim_traffic(strvec *ov, const char *spec)
     if (!split_name(spec, name, sizeof name, &args))
         return usage_error("sim", "--traffic: expected NAME[:key=value,...], not '%s'", spec);
     const mpp_pattern_ops *ops = mpp_pattern_find(name);
-    if (!ops) {
-        mpp_sb sb;
-        mpp_sb_init(&sb);
-        const mpp_pattern_ops *const *all = mpp_pattern_all();
-        for (size_t i = 0; all[i]; i++)
-            mpp_sb_printf(&sb, "%s%s", i ? ", " : "", all[i]->name);
-        int s = usage_error("sim", "unknown traffic pattern '%s' (valid: %s)", name, sb.s);
-        mpp_sb_free(&sb);
-        return s;
-    }
+    if (!ops)
+        return unknown_plugin("traffic pattern", name, pattern_name);
     sv_pushf(ov, "workload.pattern=%s", ops->name);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "workload.%s", ops->name);

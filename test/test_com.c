@@ -443,6 +443,10 @@ static void test_bad_files(void)
 
     /* A line of 4096 characters is fine, 4097 is not. */
     char *longline = malloc(8200);
+    if (!longline) {
+        CHECK(longline != NULL);
+        return;
+    }
     strcpy(longline, H "% ");
     size_t base = strlen(longline);
     memset(longline + base, 'x', 4094);

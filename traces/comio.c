@@ -13,11 +13,10 @@
  * or with a step comment (it then keeps the previous block's field). Blank
  * lines and plain comments are allowed anywhere.
  *
- * Reading: zlib's gzFile API reads plain and gzip files alike. read_line()
- * splits the decompressed bytes into lines in a fixed buffer; every gzread
- * is followed by gzerror, so corrupt and truncated gzip data are errors
- * (never silently short input). The parser is a state machine, one line at
- * a time:
+ * Reading: the shared line reader (lineio.h) reads plain and gzip files
+ * alike, lines of at most LINE_CHARS characters, and turns corrupt and
+ * truncated gzip data into errors (never silently short input). The parser
+ * is a state machine, one line at a time:
  *
  *   S_START --header--> S_PREAMBLE --size line--> S_ENTRIES --nnz-th entry-->
  *      |                   ^  ^                       (nnz == 0: straight on)
@@ -44,7 +43,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,101 +50,11 @@
 #include <zlib.h>
 
 #include "../core/strbuf.h"
+#include "lineio.h"
 
 #define LINE_CHARS 4096           /* longest line accepted, without its end */
-#define CHUNK 65536               /* bytes per gzread */
-#define BUF_CAP (CHUNK + LINE_CHARS + 2)
 #define HEADER "%%MatrixMarket matrix coordinate integer general"
 #define MAX_FIELDS 8
-
-/* ---- reading: lines ----------------------------------------------------- */
-
-/* An open file and its unconsumed bytes buf[start, end). */
-typedef struct reader {
-    const char *path;
-    gzFile gz;
-    char *buf;                    /* [BUF_CAP] */
-    size_t start, end;
-    int eof;                      /* gzread returned 0 */
-    uint64_t line;                /* number of the last line returned */
-    mpp_err *err;
-} reader;
-
-static int ferr(const reader *r, uint64_t line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* Set an MPP_EFORMAT error "PATH:LINE: message"; returns MPP_EFORMAT. */
-static int ferr(const reader *r, uint64_t line, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return mpp_err_set(r->err, MPP_EFORMAT, "%s:%" PRIu64 ": %s", r->path, line, msg);
-}
-
-/* Read more bytes after compacting the buffer. A zlib error is corrupt or
- * truncated gzip data (MPP_EFORMAT) or a read error (MPP_EIO). */
-static int fill(reader *r)
-{
-    size_t avail = r->end - r->start;
-    memmove(r->buf, r->buf + r->start, avail);
-    r->start = 0;
-    r->end = avail;
-    errno = 0;
-    int n = gzread(r->gz, r->buf + r->end, (unsigned)(BUF_CAP - 1 - r->end));
-    int zerr = Z_OK;
-    const char *zmsg = gzerror(r->gz, &zerr);
-    if (zerr == Z_ERRNO || (n < 0 && zerr == Z_OK))
-        return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path,
-                           errno ? strerror(errno) : "read error");
-    if (zmsg && !strncmp(zmsg, "<fd:", 4) && strstr(zmsg, ": "))
-        zmsg = strstr(zmsg, ": ") + 2; /* gzdopen names the file <fd:N> */
-    if (zerr == Z_BUF_ERROR)
-        return ferr(r, r->line + 1, "truncated gzip data (zlib: %s), expected the rest of the "
-                    "compressed file", zmsg);
-    if (zerr != Z_OK)
-        return ferr(r, r->line + 1, "corrupt gzip data (zlib: %s)", zmsg);
-    if (n == 0)
-        r->eof = 1;
-    r->end += (size_t)n;
-    return 0;
-}
-
-/* The next line into *line (NUL-terminated, without its \n or \r\n;
- * valid until the next call). Returns 1, 0 at the end of the file, or an
- * error code. */
-static int read_line(reader *r, char **line)
-{
-    for (;;) {
-        char *s = r->buf + r->start;
-        size_t avail = r->end - r->start;
-        char *nl = memchr(s, '\n', avail);
-        size_t len = nl ? (size_t)(nl - s) : avail;
-        if (memchr(s, '\0', len))
-            return ferr(r, r->line + 1, "NUL byte: this is not a text (or gzip) file");
-        if (len > (size_t)LINE_CHARS + (len && s[len - 1] == '\r'))
-            return ferr(r, r->line + 1, "line longer than %d characters", LINE_CHARS);
-        if (nl || (r->eof && avail)) {
-            s[len] = '\0';
-            if (len && s[len - 1] == '\r')
-                s[len - 1] = '\0';
-            r->start += nl ? len + 1 : len;
-            r->line++;
-            *line = s;
-            return 1;
-        }
-        if (r->eof)
-            return 0;
-        int rc = fill(r);
-        if (rc)
-            return rc;
-    }
-}
 
 /* ---- reading: fields ---------------------------------------------------- */
 
@@ -220,7 +128,9 @@ typedef struct raw {
 } raw;
 
 typedef struct parser {
-    reader rd;
+    mpp_lines *rd;
+    uint64_t line;       /* number of the line being parsed (0: none yet) */
+    mpp_err *err;
     int state;
     mpp_com_seq seq;     /* finished blocks */
     uint32_t seq_cap;
@@ -252,31 +162,35 @@ static void begin_block(parser *p)
 /* `%%MatrixMarket matrix coordinate integer|pattern general`. */
 static int parse_header(parser *p, char *line)
 {
-    reader *r = &p->rd;
     char *f[MAX_FIELDS];
     int nf = split(line, f);
     if (nf < 1 || !ieq(f[0], "%%MatrixMarket"))
-        return ferr(r, r->line, "bad header '%s', expected '%s'", nf ? f[0] : "", HEADER);
+        return mpp_lines_error(p->rd, p->line, "bad header '%s', expected '%s'", nf ? f[0] : "",
+                               HEADER);
     if (nf != 5)
-        return ferr(r, r->line, "bad header: %d words, expected 5: '%s'", nf, HEADER);
+        return mpp_lines_error(p->rd, p->line, "bad header: %d words, expected 5: '%s'", nf,
+                               HEADER);
     if (!ieq(f[1], "matrix"))
-        return ferr(r, r->line, "object '%s' is not supported, expected 'matrix'", f[1]);
+        return mpp_lines_error(p->rd, p->line, "object '%s' is not supported, expected 'matrix'",
+                               f[1]);
     if (!ieq(f[2], "coordinate"))
-        return ferr(r, r->line, "format '%s' is not supported, expected 'coordinate' (sparse)",
-                    f[2]);
+        return mpp_lines_error(
+            p->rd, p->line, "format '%s' is not supported, expected 'coordinate' (sparse)", f[2]);
     if (ieq(f[3], "integer"))
         p->pattern = 0;
     else if (ieq(f[3], "pattern"))
         p->pattern = 1;
     else
-        return ferr(r, r->line,
-                    "field '%s' is not supported, expected 'integer' (message sizes in whole "
-                    "units) or 'pattern'",
-                    f[3]);
+        return mpp_lines_error(
+            p->rd, p->line,
+            "field '%s' is not supported, expected 'integer' (message sizes in whole "
+            "units) or 'pattern'",
+            f[3]);
     if (!ieq(f[4], "general"))
-        return ferr(r, r->line, "symmetry '%s' is not supported, expected 'general'", f[4]);
+        return mpp_lines_error(p->rd, p->line, "symmetry '%s' is not supported, expected 'general'",
+                               f[4]);
     p->have_field = 1;
-    p->header_line = r->line;
+    p->header_line = p->line;
     return 0;
 }
 
@@ -294,30 +208,34 @@ static int is_step_comment(const char *body)
  * error. */
 static int parse_step_comment(parser *p, char *body)
 {
-    reader *r = &p->rd;
     char *f[MAX_FIELDS];
     char *eq = NULL;
     int nf = split(body, f);
     if (nf > 2)
-        return ferr(r, r->line, "too many words in a step comment, expected '%% step=K msg_unit=B'");
+        return mpp_lines_error(p->rd, p->line,
+                               "too many words in a step comment, expected '%% step=K msg_unit=B'");
     int seen_step = 0, seen_unit = 0;
     for (int i = 0; i < nf; i++) {
         eq = strchr(f[i], '=');
         if (!eq)
-            return ferr(r, r->line, "'%s' in a step comment, expected '%% step=K msg_unit=B'", f[i]);
+            return mpp_lines_error(p->rd, p->line,
+                                   "'%s' in a step comment, expected '%% step=K msg_unit=B'", f[i]);
         *eq = '\0';
         uint64_t v = 0;
         int rc = parse_num(eq + 1, &v);
         int is_step = !strcmp(f[i], "step");
         if (!is_step && strcmp(f[i], "msg_unit"))
-            return ferr(r, r->line, "unknown key '%s' in a step comment, expected '%% step=K "
-                        "msg_unit=B'", f[i]);
+            return mpp_lines_error(p->rd, p->line,
+                                   "unknown key '%s' in a step comment, expected '%% step=K "
+                                   "msg_unit=B'",
+                                   f[i]);
         if ((is_step && seen_step) || (!is_step && seen_unit))
-            return ferr(r, r->line, "%s given twice in a step comment", f[i]);
+            return mpp_lines_error(p->rd, p->line, "%s given twice in a step comment", f[i]);
         if (rc != NUM_OK || eq[1] == '+' || eq[1] == '-' ||
             (is_step && v > UINT32_MAX) || (!is_step && v == 0))
-            return ferr(r, r->line, "%s='%s' in a step comment, expected %s", f[i], eq + 1,
-                        is_step ? "an integer 0..4294967295" : "a positive integer (bytes)");
+            return mpp_lines_error(
+                p->rd, p->line, "%s='%s' in a step comment, expected %s", f[i], eq + 1,
+                is_step ? "an integer 0..4294967295" : "a positive integer (bytes)");
         if (is_step) {
             seen_step = 1;
             p->step = v;
@@ -332,58 +250,69 @@ static int parse_step_comment(parser *p, char *body)
 /* `n n nnz`. */
 static int parse_size(parser *p, char *line)
 {
-    reader *r = &p->rd;
     char *f[MAX_FIELDS];
     uint64_t v[3] = {0, 0, 0};
     int nf = split(line, f);
     if (nf != 3)
-        return ferr(r, r->line, "bad size line: %d fields, expected three non-negative integers "
-                    "'rows cols nnz'", nf > MAX_FIELDS ? nf - 1 : nf);
+        return mpp_lines_error(p->rd, p->line,
+                               "bad size line: %d fields, expected three non-negative integers "
+                               "'rows cols nnz'",
+                               nf > MAX_FIELDS ? nf - 1 : nf);
     static const char *const what[3] = {"rows", "cols", "nnz"};
     for (int i = 0; i < 3; i++)
         if (parse_num(f[i], &v[i]) != NUM_OK || f[i][0] == '-' || f[i][0] == '+')
-            return ferr(r, r->line, "bad size line: %s '%s', expected three non-negative "
-                        "integers 'rows cols nnz'", what[i], f[i]);
+            return mpp_lines_error(p->rd, p->line,
+                                   "bad size line: %s '%s', expected three non-negative "
+                                   "integers 'rows cols nnz'",
+                                   what[i], f[i]);
     if (v[0] != v[1])
-        return ferr(r, r->line, "the matrix is %" PRIu64 " x %" PRIu64 ", expected a square "
-                    "matrix (rows == cols)", v[0], v[1]);
+        return mpp_lines_error(p->rd, p->line,
+                               "the matrix is %" PRIu64 " x %" PRIu64 ", expected a square "
+                               "matrix (rows == cols)",
+                               v[0], v[1]);
     if (v[0] == 0)
-        return ferr(r, r->line, "the matrix is 0 x 0, expected at least 1 processor");
+        return mpp_lines_error(p->rd, p->line,
+                               "the matrix is 0 x 0, expected at least 1 processor");
     if (v[0] > UINT32_MAX)
-        return ferr(r, r->line, "%" PRIu64 " processors, expected at most %" PRIu32, v[0],
-                    UINT32_MAX);
+        return mpp_lines_error(p->rd, p->line, "%" PRIu64 " processors, expected at most %" PRIu32,
+                               v[0], UINT32_MAX);
     if (v[2] > v[0] * (v[0] - 1) || v[2] > UINT32_MAX)
-        return ferr(r, r->line, "nnz %" PRIu64 " is more than the %" PRIu64 " off-diagonal "
-                    "entries of a %" PRIu64 " x %" PRIu64 " matrix%s", v[2],
-                    v[0] * (v[0] - 1) < UINT32_MAX ? v[0] * (v[0] - 1) : (uint64_t)UINT32_MAX,
-                    v[0], v[0], v[0] * (v[0] - 1) < UINT32_MAX ? "" : " (at most 2^32-1 here)");
+        return mpp_lines_error(
+            p->rd, p->line,
+            "nnz %" PRIu64 " is more than the %" PRIu64 " off-diagonal "
+            "entries of a %" PRIu64 " x %" PRIu64 " matrix%s",
+            v[2], v[0] * (v[0] - 1) < UINT32_MAX ? v[0] * (v[0] - 1) : (uint64_t)UINT32_MAX, v[0],
+            v[0], v[0] * (v[0] - 1) < UINT32_MAX ? "" : " (at most 2^32-1 here)");
     p->n = (uint32_t)v[0];
     p->nnz = (uint32_t)v[2];
-    p->size_line = r->line;
+    p->size_line = p->line;
     return 0;
 }
 
 /* One index field ("row" or "col") into *out (0-based). */
 static int parse_index(parser *p, const char *t, const char *what, uint32_t *out)
 {
-    reader *r = &p->rd;
     uint64_t v = 0;
     switch (parse_num(t, &v)) {
     case NUM_BAD:
-        return ferr(r, r->line, "%s index '%s' is not an integer, expected 1..%" PRIu32, what, t,
-                    p->n);
+        return mpp_lines_error(
+            p->rd, p->line, "%s index '%s' is not an integer, expected 1..%" PRIu32, what, t, p->n);
     case NUM_NEG:
-        return ferr(r, r->line, "%s index %s is negative, expected 1..%" PRIu32, what, t, p->n);
+        return mpp_lines_error(p->rd, p->line, "%s index %s is negative, expected 1..%" PRIu32,
+                               what, t, p->n);
     case NUM_BIG:
-        return ferr(r, r->line, "%s index %s is larger than n = %" PRIu32, what, t, p->n);
+        return mpp_lines_error(p->rd, p->line, "%s index %s is larger than n = %" PRIu32, what, t,
+                               p->n);
     default:
         break;
     }
     if (v == 0)
-        return ferr(r, r->line, "%s index 0, expected 1..%" PRIu32 " (indices are 1-based)", what,
-                    p->n);
+        return mpp_lines_error(p->rd, p->line,
+                               "%s index 0, expected 1..%" PRIu32 " (indices are 1-based)", what,
+                               p->n);
     if (v > p->n)
-        return ferr(r, r->line, "%s index %" PRIu64 " is larger than n = %" PRIu32, what, v, p->n);
+        return mpp_lines_error(p->rd, p->line, "%s index %" PRIu64 " is larger than n = %" PRIu32,
+                               what, v, p->n);
     *out = (uint32_t)(v - 1);
     return 0;
 }
@@ -391,16 +320,16 @@ static int parse_index(parser *p, const char *t, const char *what, uint32_t *out
 /* `i j value` (integer) or `i j` (pattern). */
 static int parse_entry(parser *p, char *line)
 {
-    reader *r = &p->rd;
     char *f[MAX_FIELDS];
     int nf = split(line, f), want = p->pattern ? 2 : 3;
     const char *form = p->pattern ? "'row col' (pattern)" : "'row col value'";
     if (nf < want)
-        return ferr(r, r->line, "too few fields (%d), expected %s", nf, form);
+        return mpp_lines_error(p->rd, p->line, "too few fields (%d), expected %s", nf, form);
     if (nf > want)
-        return ferr(r, r->line, "too many fields (%s%d), expected %s", nf > MAX_FIELDS ? "> " : "",
-                    nf > MAX_FIELDS ? MAX_FIELDS : nf, form);
-    raw e = {0, 0, 1, r->line};
+        return mpp_lines_error(p->rd, p->line, "too many fields (%s%d), expected %s",
+                               nf > MAX_FIELDS ? "> " : "", nf > MAX_FIELDS ? MAX_FIELDS : nf,
+                               form);
+    raw e = {0, 0, 1, p->line};
     int rc = parse_index(p, f[0], "row", &e.src);
     if (!rc)
         rc = parse_index(p, f[1], "column", &e.dst);
@@ -409,26 +338,31 @@ static int parse_entry(parser *p, char *line)
     if (!p->pattern) {
         switch (parse_num(f[2], &e.units)) {
         case NUM_BAD:
-            return ferr(r, r->line, "value '%s' is not an integer, expected a message size in "
-                        "units", f[2]);
+            return mpp_lines_error(p->rd, p->line,
+                                   "value '%s' is not an integer, expected a message size in "
+                                   "units",
+                                   f[2]);
         case NUM_NEG:
-            return ferr(r, r->line, "negative value %s, expected a message size >= 0", f[2]);
+            return mpp_lines_error(p->rd, p->line,
+                                   "negative value %s, expected a message size >= 0", f[2]);
         case NUM_BIG:
-            return ferr(r, r->line, "value %s overflows 64 bits", f[2]);
+            return mpp_lines_error(p->rd, p->line, "value %s overflows 64 bits", f[2]);
         default:
             break;
         }
     }
     if (e.src == e.dst)
-        return ferr(r, r->line, "diagonal entry (%" PRIu32 ", %" PRIu32 "), expected a zero "
-                    "diagonal (a processor does not send to itself)", e.src + 1, e.dst + 1);
+        return mpp_lines_error(p->rd, p->line,
+                               "diagonal entry (%" PRIu32 ", %" PRIu32 "), expected a zero "
+                               "diagonal (a processor does not send to itself)",
+                               e.src + 1, e.dst + 1);
     if (p->count == p->cap) {
         uint32_t cap = p->cap ? (p->cap > UINT32_MAX / 2 ? UINT32_MAX : p->cap * 2) : 256;
         if (cap > p->nnz)
             cap = p->nnz;
         raw *ne = realloc(p->e, (size_t)cap * sizeof *ne);
         if (!ne)
-            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+            return mpp_err_set(p->err, MPP_ENOMEM, "%s: out of memory", mpp_lines_path(p->rd));
         p->e = ne;
         p->cap = cap;
     }
@@ -450,7 +384,6 @@ static int cmp_raw(const void *a, const void *b)
  * earliest line that repeats an entry), append an mpp_com to the sequence. */
 static int end_block(parser *p)
 {
-    reader *r = &p->rd;
     if (p->count)
         qsort(p->e, p->count, sizeof *p->e, cmp_raw);
     uint32_t dup = UINT32_MAX, kept = 0;
@@ -467,26 +400,27 @@ static int end_block(parser *p)
         uint32_t first = dup;
         while (first && p->e[first - 1].src == d->src && p->e[first - 1].dst == d->dst)
             first--;
-        return ferr(r, d->line, "duplicate entry (%" PRIu32 ", %" PRIu32 "), first given on line "
-                    "%" PRIu64 ", expected each entry once", d->src + 1, d->dst + 1,
-                    p->e[first].line);
+        return mpp_lines_error(p->rd, d->line,
+                               "duplicate entry (%" PRIu32 ", %" PRIu32 "), first given on line "
+                               "%" PRIu64 ", expected each entry once",
+                               d->src + 1, d->dst + 1, p->e[first].line);
     }
     if (p->seq.count == p->seq_cap) {
         uint32_t cap = p->seq_cap ? p->seq_cap * 2 : 4;
         mpp_com *m = realloc(p->seq.m, (size_t)cap * sizeof *m);
         if (!m)
-            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+            return mpp_err_set(p->err, MPP_ENOMEM, "%s: out of memory", mpp_lines_path(p->rd));
         p->seq.m = m;
         p->seq_cap = cap;
     }
     mpp_com *c = &p->seq.m[p->seq.count];
-    int rc = mpp_com_init(c, p->n, p->msg_unit, r->err);
+    int rc = mpp_com_init(c, p->n, p->msg_unit, p->err);
     if (rc)
         return rc;
     if (kept) {
         c->e = malloc((size_t)kept * sizeof *c->e);
         if (!c->e)
-            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+            return mpp_err_set(p->err, MPP_ENOMEM, "%s: out of memory", mpp_lines_path(p->rd));
         c->cap = kept;
         for (uint32_t i = 0; i < p->count; i++)
             if (p->e[i].units)
@@ -503,13 +437,14 @@ static int end_block(parser *p)
  * file at line `line`): an error unless all its entries were read. */
 static int short_block(parser *p, uint64_t line, const char *why)
 {
-    return ferr(&p->rd, line, "%s after %" PRIu32 " of the %" PRIu32 " entries declared on line "
-                "%" PRIu64 " (truncated?)", why, p->count, p->nnz, p->size_line);
+    return mpp_lines_error(p->rd, line,
+                           "%s after %" PRIu32 " of the %" PRIu32 " entries declared on line "
+                           "%" PRIu64 " (truncated?)",
+                           why, p->count, p->nnz, p->size_line);
 }
 
 static int parse_line(parser *p, char *line)
 {
-    reader *r = &p->rd;
     while (*line == ' ' || *line == '\t')
         line++;
     if (!*line)
@@ -517,10 +452,12 @@ static int parse_line(parser *p, char *line)
     int rc;
     if (line[0] == '%' && line[1] == '%') {
         if (p->state == S_ENTRIES)
-            return short_block(p, r->line, "a new header");
+            return short_block(p, p->line, "a new header");
         if (p->state == S_PREAMBLE && p->header_line)
-            return ferr(r, r->line, "second header, expected the size line 'rows cols nnz' of "
-                        "the matrix whose header is on line %" PRIu64, p->header_line);
+            return mpp_lines_error(p->rd, p->line,
+                                   "second header, expected the size line 'rows cols nnz' of "
+                                   "the matrix whose header is on line %" PRIu64,
+                                   p->header_line);
         if (p->state != S_PREAMBLE)
             begin_block(p);
         return parse_header(p, line);
@@ -529,21 +466,25 @@ static int parse_line(parser *p, char *line)
         if (!is_step_comment(line + 1))
             return 0;
         if (p->state == S_ENTRIES)
-            return short_block(p, r->line, "a step comment");
+            return short_block(p, p->line, "a step comment");
         if (p->state == S_PREAMBLE && p->step_line)
-            return ferr(r, r->line, "second step comment for one matrix (the first is on line "
-                        "%" PRIu64 "), expected the size line 'rows cols nnz'", p->step_line);
+            return mpp_lines_error(p->rd, p->line,
+                                   "second step comment for one matrix (the first is on line "
+                                   "%" PRIu64 "), expected the size line 'rows cols nnz'",
+                                   p->step_line);
         if (p->state != S_PREAMBLE)
             begin_block(p);
-        p->step_line = r->line;
+        p->step_line = p->line;
         return parse_step_comment(p, line + 1);
     }
     switch (p->state) {
     case S_START:
-        return ferr(r, r->line, "missing header, expected '%s' as the first line", HEADER);
+        return mpp_lines_error(p->rd, p->line, "missing header, expected '%s' as the first line",
+                               HEADER);
     case S_PREAMBLE:
         if (!p->have_field)
-            return ferr(r, r->line, "missing header, expected '%s' before the size line", HEADER);
+            return mpp_lines_error(p->rd, p->line,
+                                   "missing header, expected '%s' before the size line", HEADER);
         if ((rc = parse_size(p, line)))
             return rc;
         p->state = S_ENTRIES;
@@ -553,26 +494,27 @@ static int parse_line(parser *p, char *line)
             return rc;
         return p->count == p->nnz ? end_block(p) : 0;
     default:
-        return ferr(r, r->line, "more entries than the %" PRIu32 " declared on line %" PRIu64
-                    " (a new matrix starts with a header or a '%% step=K' comment)", p->nnz,
-                    p->size_line);
+        return mpp_lines_error(p->rd, p->line,
+                               "more entries than the %" PRIu32 " declared on line %" PRIu64
+                               " (a new matrix starts with a header or a '%% step=K' comment)",
+                               p->nnz, p->size_line);
     }
 }
 
 /* End of file in state p->state. */
 static int parse_eof(parser *p)
 {
-    reader *r = &p->rd;
     switch (p->state) {
     case S_START:
-        if (r->line == 0)
-            return ferr(r, 1, "empty file, expected '%s'", HEADER);
-        return ferr(r, r->line, "no Matrix Market header, expected '%s'", HEADER);
+        if (p->line == 0)
+            return mpp_lines_error(p->rd, 1, "empty file, expected '%s'", HEADER);
+        return mpp_lines_error(p->rd, p->line, "no Matrix Market header, expected '%s'", HEADER);
     case S_PREAMBLE:
-        return ferr(r, r->line, "the file ends before the size line 'rows cols nnz' "
-                    "(truncated?)");
+        return mpp_lines_error(p->rd, p->line,
+                               "the file ends before the size line 'rows cols nnz' "
+                               "(truncated?)");
     case S_ENTRIES:
-        return short_block(p, r->line, "the file ends");
+        return short_block(p, p->line, "the file ends");
     default:
         return 0;
     }
@@ -595,33 +537,18 @@ int mpp_com_read(const char *path, mpp_com_seq *seq, mpp_err *err)
     memset(&p, 0, sizeof p);
     seq->count = 0;
     seq->m = NULL;
-    p.rd.path = path;
-    p.rd.err = err;
+    p.err = err;
     p.state = S_START;
-    int rc = 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
-    p.rd.gz = gzdopen(fd, "rb");
-    if (!p.rd.gz) {
-        close(fd);
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: out of memory", path);
-    }
-    p.rd.buf = malloc(BUF_CAP);
-    if (!p.rd.buf) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
-        goto out;
-    }
-    gzbuffer(p.rd.gz, CHUNK);
+    int rc = mpp_lines_open(&p.rd, path, LINE_CHARS, err);
+    if (rc)
+        return rc;
     char *line = NULL;
-    while ((rc = read_line(&p.rd, &line)) == 1)
+    while ((rc = mpp_lines_next(p.rd, &line, &p.line)) == 1)
         if ((rc = parse_line(&p, line)))
             break;
     if (rc == 0)
         rc = parse_eof(&p);
-out:
-    gzclose(p.rd.gz);
-    free(p.rd.buf);
+    mpp_lines_close(p.rd);
     free(p.e);
     if (rc) {
         mpp_com_seq_free(&p.seq);

@@ -2,9 +2,9 @@
  * graphs from METIS graph files and gmsh meshes, k-way partitions by METIS
  * or from a partition file, and the ghost-exchange COM of a partition.
  *
- * Reading. zlib's gzFile reads plain and gzip files alike; lines_next()
- * returns one line at a time (any length: a vertex of a METIS graph may have
- * many neighbours) and turns zlib errors into "truncated" or "corrupt"
+ * Reading. The shared line reader (lineio.h) reads plain and gzip files
+ * alike, one line at a time (any length: a vertex of a METIS graph may have
+ * many neighbours), and turns zlib errors into "truncated" or "corrupt"
  * messages, so a damaged file is never silently short. A file is a METIS
  * graph unless its first line that is not blank or a `%` comment is
  * `$MeshFormat`.
@@ -38,7 +38,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +46,7 @@
 #include <zlib.h>
 
 #include "../core/strbuf.h"
+#include "lineio.h"
 
 #ifdef MPP_HAVE_METIS
 #include <metis.h>
@@ -54,98 +54,20 @@
 
 /* ---- lines ---------------------------------------------------------------- */
 
-/* An open text file (plain or gzip) and the last line read. */
-typedef struct lines {
-    const char *path;
-    gzFile gz;
-    char *buf;           /* the current line, NUL-terminated */
-    size_t cap;
-    uint64_t line;       /* 1-based number of the current line */
-    mpp_err *err;
-} lines;
-
-static int ferr(const lines *r, uint64_t line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* MPP_EFORMAT "PATH:LINE: message". */
-static int ferr(const lines *r, uint64_t line, const char *fmt, ...)
+/* The next line of r in *out, also without trailing blanks (any length: a
+ * vertex of a METIS graph may have many neighbours). Returns 1, 0 at the
+ * end of the file, or an error (see mpp_lines_next). */
+static int next_line(mpp_lines *r, char **out)
 {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return mpp_err_set(r->err, MPP_EFORMAT, "%s:%" PRIu64 ": %s", r->path, line, msg);
-}
-
-static int lines_open(lines *r, const char *path, mpp_err *err)
-{
-    memset(r, 0, sizeof *r);
-    r->path = path;
-    r->err = err;
-    errno = 0;
-    r->gz = gzopen(path, "rb");
-    if (!r->gz)
-        return mpp_err_set(err, errno ? MPP_EIO : MPP_ENOMEM, "cannot open %s: %s", path,
-                           errno ? strerror(errno) : "out of memory");
-    gzbuffer(r->gz, 1u << 16);
-    return 0;
-}
-
-static void lines_close(lines *r)
-{
-    if (r->gz)
-        gzclose(r->gz);
-    free(r->buf);
-    r->gz = NULL;
-    r->buf = NULL;
-}
-
-/* The next line in *out (without its line end and trailing blanks; valid
- * until the next call). Returns 1, 0 at the end of the file, or an error. */
-static int lines_next(lines *r, char **out)
-{
-    size_t len = 0;
-    for (;;) {
-        if (r->cap - len < 2) {
-            size_t cap = r->cap ? r->cap * 2 : 4096;
-            char *b = realloc(r->buf, cap);
-            if (!b)
-                return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
-            r->buf = b;
-            r->cap = cap;
-        }
-        size_t room = r->cap - len;
-        errno = 0;
-        char *got = gzgets(r->gz, r->buf + len, room > INT_MAX ? INT_MAX : (int)room);
-        if (!got) {
-            int zerr = Z_OK;
-            const char *zmsg = gzerror(r->gz, &zerr);
-            if (zerr == Z_ERRNO)
-                return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path,
-                                   strerror(errno ? errno : EIO));
-            if (zerr == Z_BUF_ERROR)
-                return ferr(r, r->line + 1, "truncated gzip data (zlib: %s)", zmsg);
-            if (zerr != Z_OK)
-                return ferr(r, r->line + 1, "corrupt gzip data (zlib: %s)", zmsg);
-            if (len == 0)
-                return 0;
-            break;
-        }
-        len += strlen(r->buf + len);
-        if (len && r->buf[len - 1] == '\n')
-            break;
+    int rc = mpp_lines_next(r, out, NULL);
+    if (rc == 1) {
+        size_t len = strlen(*out);
+        while (len && ((*out)[len - 1] == '\r' || (*out)[len - 1] == ' ' ||
+                       (*out)[len - 1] == '\t'))
+            len--;
+        (*out)[len] = '\0';
     }
-    while (len && (r->buf[len - 1] == '\n' || r->buf[len - 1] == '\r' ||
-                   r->buf[len - 1] == ' ' || r->buf[len - 1] == '\t'))
-        len--;
-    r->buf[len] = '\0';
-    r->line++;
-    *out = r->buf;
-    return 1;
+    return rc;
 }
 
 /* ---- tokens --------------------------------------------------------------- */
@@ -309,31 +231,39 @@ static int vec_reserve(vec *v, size_t more)
 }
 
 /* METIS graph file: r has just returned the header line (hline). */
-static int read_metis(lines *r, char *line, mpp_partition_graph *out)
+static int read_metis(mpp_lines *r, char *line, mpp_partition_graph *out)
 {
-    uint64_t hline = r->line, n, m;
+    uint64_t hline = mpp_lines_number(r), n, m;
     char *s = line, *tok;
     int rc = next_u64(&s, UINT32_MAX - 1, &n, &tok);
     if (rc != U_OK || n == 0)
-        return ferr(r, hline, "expected the header `n m [fmt]` of a METIS graph (n vertices >= 1, "
-                    "m edges), found '%s'", line);
+        return mpp_lines_error(r, hline,
+                               "expected the header `n m [fmt]` of a METIS graph (n vertices >= 1, "
+                               "m edges), found '%s'",
+                               line);
     rc = next_u64(&s, UINT32_MAX / 2, &m, &tok);
     if (rc == U_NONE)
-        return ferr(r, hline, "the header has no edge count: expected `n m [fmt]`");
+        return mpp_lines_error(r, hline, "the header has no edge count: expected `n m [fmt]`");
     if (rc != U_OK)
-        return ferr(r, hline, "the edge count '%s' is not an integer 0 .. %u", tok,
-                    UINT32_MAX / 2);
+        return mpp_lines_error(r, hline, "the edge count '%s' is not an integer 0 .. %u", tok,
+                               UINT32_MAX / 2);
     if (next_tok(&s, &tok)) {
         size_t len = strlen(tok);
         if (len > 3 || strspn(tok, "01") != len)
-            return ferr(r, hline, "fmt '%s' is not a METIS format code (up to three digits 0 "
-                        "or 1)", tok);
+            return mpp_lines_error(r, hline,
+                                   "fmt '%s' is not a METIS format code (up to three digits 0 "
+                                   "or 1)",
+                                   tok);
         if (strchr(tok, '1'))
-            return ferr(r, hline, "fmt %s (vertex sizes, vertex weights or edge weights) is "
-                        "not supported: mppnet reads unweighted graphs (fmt 0)", tok);
+            return mpp_lines_error(r, hline,
+                                   "fmt %s (vertex sizes, vertex weights or edge weights) is "
+                                   "not supported: mppnet reads unweighted graphs (fmt 0)",
+                                   tok);
         if (next_tok(&s, &tok))
-            return ferr(r, hline, "unexpected '%s' after fmt 0 (ncon needs vertex weights, "
-                        "which are not supported)", tok);
+            return mpp_lines_error(r, hline,
+                                   "unexpected '%s' after fmt 0 (ncon needs vertex weights, "
+                                   "which are not supported)",
+                                   tok);
     }
 
     int err = 0;
@@ -341,41 +271,47 @@ static int read_metis(lines *r, char *line, mpp_partition_graph *out)
     uint64_t *vline = malloc((size_t)n * sizeof *vline);
     vec adj = {.elem = sizeof(uint32_t)};
     if (!xadj || !vline) {
-        err = mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        err = mpp_err_set(mpp_lines_err(r), MPP_ENOMEM, "%s: out of memory", mpp_lines_path(r));
         goto fail;
     }
     xadj[0] = 0;
     for (uint32_t v = 0; v < n; v++) {
         do {
-            rc = lines_next(r, &line);
+            rc = next_line(r, &line);
             if (rc < 0) {
                 err = rc;
                 goto fail;
             }
             if (rc == 0) {
-                err = ferr(r, r->line + 1, "the file ends after %" PRIu32 " of the %" PRIu64
-                           " vertex lines the header announces (truncated?)", v, n);
+                err = mpp_lines_error(r, mpp_lines_number(r) + 1,
+                                      "the file ends after %" PRIu32 " of the %" PRIu64
+                                      " vertex lines the header announces (truncated?)",
+                                      v, n);
                 goto fail;
             }
         } while (line[0] == '%');
-        vline[v] = r->line;
+        vline[v] = mpp_lines_number(r);
         s = line;
         size_t first = adj.len;
         uint64_t u;
         while ((rc = next_u64(&s, n, &u, &tok)) != U_NONE) {
             if (rc != U_OK || u == 0) {
-                err = ferr(r, r->line, "vertex %" PRIu32 ": neighbour '%s' is not a vertex "
-                           "number 1 .. %" PRIu64, v + 1, tok, n);
+                err = mpp_lines_error(r, mpp_lines_number(r),
+                                      "vertex %" PRIu32 ": neighbour '%s' is not a vertex "
+                                      "number 1 .. %" PRIu64,
+                                      v + 1, tok, n);
                 goto fail;
             }
             if (u == v + 1) {
-                err = ferr(r, r->line, "vertex %" PRIu32 " lists itself (self loops are not "
-                           "allowed)", v + 1);
+                err = mpp_lines_error(r, mpp_lines_number(r),
+                                      "vertex %" PRIu32 " lists itself (self loops are not "
+                                      "allowed)",
+                                      v + 1);
                 goto fail;
             }
             if (adj.len >= UINT32_MAX - 1 || vec_reserve(&adj, 1)) {
-                err = mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory (too many edges)",
-                                  r->path);
+                err = mpp_err_set(mpp_lines_err(r), MPP_ENOMEM,
+                                  "%s: out of memory (too many edges)", mpp_lines_path(r));
                 goto fail;
             }
             ((uint32_t *)adj.a)[adj.len++] = (uint32_t)(u - 1);
@@ -385,16 +321,20 @@ static int read_metis(lines *r, char *line, mpp_partition_graph *out)
         qsort(row, deg, sizeof *row, cmp_u32);
         for (size_t k = 1; k < deg; k++)
             if (row[k] == row[k - 1]) {
-                err = ferr(r, r->line, "vertex %" PRIu32 " lists neighbour %" PRIu32 " twice "
-                           "(multiple edges are not allowed)", v + 1, row[k] + 1);
+                err = mpp_lines_error(r, mpp_lines_number(r),
+                                      "vertex %" PRIu32 " lists neighbour %" PRIu32 " twice "
+                                      "(multiple edges are not allowed)",
+                                      v + 1, row[k] + 1);
                 goto fail;
             }
         xadj[v + 1] = (uint32_t)adj.len;
     }
-    while ((rc = lines_next(r, &line)) == 1)
+    while ((rc = next_line(r, &line)) == 1)
         if (line[0] && line[0] != '%') {
-            err = ferr(r, r->line, "more vertex lines than the %" PRIu64 " the header on "
-                       "line %" PRIu64 " announces", n, hline);
+            err = mpp_lines_error(r, mpp_lines_number(r),
+                                  "more vertex lines than the %" PRIu64 " the header on "
+                                  "line %" PRIu64 " announces",
+                                  n, hline);
             goto fail;
         }
     if (rc < 0) {
@@ -408,22 +348,26 @@ static int read_metis(lines *r, char *line, mpp_partition_graph *out)
         for (uint32_t k = xadj[v]; k < xadj[v + 1]; k++) {
             uint32_t u = g.adj[k];
             if (!has_neighbour(&g, u, v)) {
-                err = ferr(r, vline[v], "vertex %" PRIu32 " lists %" PRIu32 ", but vertex %"
-                           PRIu32 " (line %" PRIu64 ") does not list %" PRIu32 " (the graph "
-                           "must be undirected)", v + 1, u + 1, u + 1, vline[u], v + 1);
+                err = mpp_lines_error(r, vline[v],
+                                      "vertex %" PRIu32 " lists %" PRIu32 ", but vertex %" PRIu32
+                                      " (line %" PRIu64 ") does not list %" PRIu32 " (the graph "
+                                      "must be undirected)",
+                                      v + 1, u + 1, u + 1, vline[u], v + 1);
                 goto fail;
             }
         }
     if (xadj[n] != 2 * m) {
-        err = ferr(r, hline, "the header says %" PRIu64 " edges, but the vertex lines list %"
-                   PRIu32 " neighbours (expected 2 m = %" PRIu64 ": each edge appears in the "
-                   "lists of both its ends)", m, xadj[n], 2 * m);
+        err = mpp_lines_error(r, hline,
+                              "the header says %" PRIu64 " edges, but the vertex lines list %"
+                              PRIu32 " neighbours (expected 2 m = %" PRIu64 ": each edge appears "
+                              "in the lists of both its ends)",
+                              m, xadj[n], 2 * m);
         goto fail;
     }
     free(vline);
     if (!g.adj && !(g.adj = malloc(sizeof *g.adj))) {
         free(xadj);
-        return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        return mpp_err_set(mpp_lines_err(r), MPP_ENOMEM, "%s: out of memory", mpp_lines_path(r));
     }
     *out = g;
     return 0;
@@ -437,7 +381,7 @@ fail:
 /* ---- gmsh meshes ------------------------------------------------------------ */
 
 typedef struct msh {
-    lines *r;
+    mpp_lines *r;
     int v4;              /* format 4.1 (else 2.2) */
     uint32_t n;          /* nodes */
     uint64_t *tags;      /* [n] node tag of vertex i */
@@ -461,18 +405,21 @@ static uint32_t element_nodes(uint64_t type)
 
 static int unsupported_type(msh *m, uint64_t type)
 {
-    return ferr(m->r, m->r->line, "element type %" PRIu64 " is not supported: mppnet reads "
-                "first-order 2D meshes of points (15), lines (1), triangles (2) and "
-                "quadrangles (3)", type);
+    return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                           "element type %" PRIu64 " is not supported: mppnet reads "
+                           "first-order 2D meshes of points (15), lines (1), triangles (2) and "
+                           "quadrangles (3)",
+                           type);
 }
 
 /* The next line inside section `what`; EOF is a truncation error. */
 static int msh_line(msh *m, char **line, const char *what)
 {
-    int rc = lines_next(m->r, line);
+    int rc = next_line(m->r, line);
     if (rc == 0)
-        return ferr(m->r, m->r->line + 1, "the file ends inside $%s (truncated?), expected $End%s",
-                    what, what);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r) + 1,
+                               "the file ends inside $%s (truncated?), expected $End%s", what,
+                               what);
     return rc < 0 ? rc : 0;
 }
 
@@ -483,15 +430,18 @@ static int msh_ints(msh *m, char *line, uint32_t count, uint64_t max, uint64_t *
     for (uint32_t i = 0; i < count; i++) {
         int rc = next_u64(&s, max, &v[i], &tok);
         if (rc == U_NONE)
-            return ferr(m->r, m->r->line, "expected %s (%" PRIu32 " integers), found only %"
-                        PRIu32, what, count, i);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "expected %s (%" PRIu32 " integers), found only %" PRIu32, what,
+                                   count, i);
         if (rc != U_OK)
-            return ferr(m->r, m->r->line, "expected %s: '%s' is not an integer 0 .. %" PRIu64,
-                        what, tok, max);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "expected %s: '%s' is not an integer 0 .. %" PRIu64, what, tok,
+                                   max);
     }
     if (next_tok(&s, &tok))
-        return ferr(m->r, m->r->line, "expected %s (%" PRIu32 " integers), found more ('%s')",
-                    what, count, tok);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "expected %s (%" PRIu32 " integers), found more ('%s')", what, count,
+                               tok);
     return 0;
 }
 
@@ -502,19 +452,22 @@ static int msh_end(msh *m, const char *what, uint64_t count, const char *items)
     if (rc)
         return rc;
     if (strncmp(line, "$End", 4) || strcmp(line + 4, what))
-        return ferr(m->r, m->r->line, "expected $End%s after %" PRIu64 " %s, found '%.40s'",
-                    what, count, items, line);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "expected $End%s after %" PRIu64 " %s, found '%.40s'", what, count,
+                               items, line);
     return 0;
 }
 
 static int msh_alloc_nodes(msh *m, uint64_t count)
 {
     if (count == 0 || count > UINT32_MAX - 1)
-        return ferr(m->r, m->r->line, "the node count %" PRIu64 " is out of range 1 .. %u",
-                    count, UINT32_MAX - 1);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "the node count %" PRIu64 " is out of range 1 .. %u", count,
+                               UINT32_MAX - 1);
     m->tags = malloc((size_t)count * sizeof *m->tags);
     if (!m->tags)
-        return mpp_err_set(m->r->err, MPP_ENOMEM, "%s: out of memory", m->r->path);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
     m->n = (uint32_t)count;
     return 0;
 }
@@ -526,12 +479,13 @@ static int msh_coords(msh *m, char *s, uint32_t want, const char *what)
     uint32_t k = 0;
     while (next_tok(&s, &tok)) {
         if (!is_number(tok))
-            return ferr(m->r, m->r->line, "%s: '%s' is not a number", what, tok);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r), "%s: '%s' is not a number", what,
+                                   tok);
         k++;
     }
     if (k != want)
-        return ferr(m->r, m->r->line, "%s: expected %" PRIu32 " numbers, found %" PRIu32, what,
-                    want, k);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "%s: expected %" PRIu32 " numbers, found %" PRIu32, what, want, k);
     return 0;
 }
 
@@ -548,12 +502,15 @@ static int msh_nodes2(msh *m)
         if ((rc = msh_line(m, &line, "Nodes")))
             return rc;
         if (line[0] == '$')
-            return ferr(m->r, m->r->line, "found %.40s after %" PRIu32 " of the %" PRIu32
-                        " nodes $Nodes announces", line, i, m->n);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "found %.40s after %" PRIu32 " of the %" PRIu32
+                                   " nodes $Nodes announces",
+                                   line, i, m->n);
         s = line;
         rc = next_u64(&s, UINT64_MAX, &m->tags[i], &tok);
         if (rc != U_OK || m->tags[i] == 0)
-            return ferr(m->r, m->r->line, "expected a node `tag x y z`, found '%.40s'", line);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "expected a node `tag x y z`, found '%.40s'", line);
         if ((rc = msh_coords(m, s, 3, "node coordinates")))
             return rc;
     }
@@ -579,17 +536,22 @@ static int msh_nodes4(msh *m)
                            "parametric numNodesInBlock`")))
             return rc;
         if (e[0] > 3 || e[2] > 1)
-            return ferr(m->r, m->r->line, "node block: entityDim %" PRIu64 " must be 0 .. 3 "
-                        "and parametric %" PRIu64 " 0 or 1", e[0], e[2]);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "node block: entityDim %" PRIu64 " must be 0 .. 3 "
+                                   "and parametric %" PRIu64 " 0 or 1",
+                                   e[0], e[2]);
         if (e[3] > m->n - done)
-            return ferr(m->r, m->r->line, "node block of %" PRIu64 " nodes: more than the %"
-                        PRIu32 " nodes $Nodes announces", e[3], m->n);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "node block of %" PRIu64 " nodes: more than the %" PRIu32
+                                   " nodes $Nodes announces",
+                                   e[3], m->n);
         for (uint64_t k = 0; k < e[3]; k++) {
             if ((rc = msh_line(m, &line, "Nodes")) ||
                 (rc = msh_ints(m, line, 1, UINT64_MAX, &m->tags[done + k], "a node tag")))
                 return rc;
             if (m->tags[done + k] == 0)
-                return ferr(m->r, m->r->line, "node tag 0 (tags start at 1)");
+                return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                       "node tag 0 (tags start at 1)");
         }
         uint32_t want = 3 + (e[2] ? (uint32_t)e[0] : 0);
         for (uint64_t k = 0; k < e[3]; k++)
@@ -599,8 +561,10 @@ static int msh_nodes4(msh *m)
         done += e[3];
     }
     if (done != m->n)
-        return ferr(m->r, m->r->line, "the node blocks hold %" PRIu64 " nodes, $Nodes "
-                    "announces %" PRIu32, done, m->n);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "the node blocks hold %" PRIu64 " nodes, $Nodes "
+                               "announces %" PRIu32,
+                               done, m->n);
     return msh_end(m, "Nodes", m->n, "nodes");
 }
 
@@ -614,18 +578,19 @@ static int msh_index_nodes(msh *m, uint64_t line)
         return 0;
     m->sorted = malloc((size_t)m->n * sizeof *m->sorted);
     if (!m->sorted)
-        return mpp_err_set(m->r->err, MPP_ENOMEM, "%s: out of memory", m->r->path);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
     for (uint32_t i = 0; i < m->n; i++) {
         if (m->tags[i] > UINT32_MAX)
-            return ferr(m->r, line, "node tag %" PRIu64 " is too large (at most %u)",
-                        m->tags[i], UINT32_MAX);
+            return mpp_lines_error(m->r, line, "node tag %" PRIu64 " is too large (at most %u)",
+                                   m->tags[i], UINT32_MAX);
         m->sorted[i] = m->tags[i] << 32 | i;
     }
     qsort(m->sorted, m->n, sizeof *m->sorted, cmp_u64);
     for (uint32_t i = 1; i < m->n; i++)
         if (m->sorted[i] >> 32 == m->sorted[i - 1] >> 32)
-            return ferr(m->r, line, "node tag %" PRIu64 " appears twice in $Nodes",
-                        m->sorted[i] >> 32);
+            return mpp_lines_error(m->r, line, "node tag %" PRIu64 " appears twice in $Nodes",
+                                   m->sorted[i] >> 32);
     return 0;
 }
 
@@ -655,19 +620,23 @@ static int msh_element(msh *m, uint64_t tag, uint64_t type, const uint64_t *node
     for (uint32_t i = 0; i < k; i++) {
         v[i] = msh_vertex(m, nodes[i]);
         if (v[i] == UINT32_MAX)
-            return ferr(m->r, m->r->line, "element %" PRIu64 " uses node %" PRIu64 ", which is "
-                        "not in $Nodes", tag, nodes[i]);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "element %" PRIu64 " uses node %" PRIu64 ", which is "
+                                   "not in $Nodes",
+                                   tag, nodes[i]);
     }
     if (type != 2 && type != 3)
         return 0;
     for (uint32_t i = 0; i < k; i++)
         for (uint32_t j = i + 1; j < k; j++)
             if (v[i] == v[j])
-                return ferr(m->r, m->r->line, "element %" PRIu64 " uses node %" PRIu64 " twice",
-                            tag, nodes[i]);
+                return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                       "element %" PRIu64 " uses node %" PRIu64 " twice", tag,
+                                       nodes[i]);
     m->elements2d++;
     if (vec_reserve(&m->edges, k))
-        return mpp_err_set(m->r->err, MPP_ENOMEM, "%s: out of memory", m->r->path);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
     for (uint32_t i = 0; i < k; i++) {
         uint32_t a = v[i], b = v[(i + 1) % k];
         uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
@@ -688,29 +657,34 @@ static int msh_elements2(msh *m)
         if ((rc = msh_line(m, &line, "Elements")))
             return rc;
         if (line[0] == '$')
-            return ferr(m->r, m->r->line, "found %.40s after %" PRIu64 " of the %" PRIu64
-                        " elements $Elements announces", line, i, count);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "found %.40s after %" PRIu64 " of the %" PRIu64
+                                   " elements $Elements announces",
+                                   line, i, count);
         uint32_t nt = count_tok(line);
         s = line;
         for (int k = 0; k < 3; k++) {
             rc = next_u64(&s, UINT64_MAX, &f[k], &tok);
             if (rc != U_OK)
-                return ferr(m->r, m->r->line, "expected an element `tag type ntags tags... "
-                            "nodes...`, found '%.40s'", line);
+                return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                       "expected an element `tag type ntags tags... "
+                                       "nodes...`, found '%.40s'",
+                                       line);
         }
         uint32_t k = element_nodes(f[1]);
         if (!k)
             return unsupported_type(m, f[1]);
         if (f[2] > 64 || nt != 3 + f[2] + k)
-            return ferr(m->r, m->r->line, "element %" PRIu64 " of type %" PRIu64 " with %"
-                        PRIu64 " tags needs %" PRIu64 " fields, found %" PRIu32, f[0], f[1],
-                        f[2], 3 + f[2] + k, nt);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "element %" PRIu64 " of type %" PRIu64 " with %" PRIu64
+                                   " tags needs %" PRIu64 " fields, found %" PRIu32,
+                                   f[0], f[1], f[2], 3 + f[2] + k, nt);
         for (uint64_t t = 0; t < f[2]; t++)
             next_tok(&s, &tok);
         for (uint32_t j = 0; j < k; j++)
             if (next_u64(&s, UINT64_MAX, &nodes[j], &tok) != U_OK)
-                return ferr(m->r, m->r->line, "element %" PRIu64 ": node '%s' is not a tag",
-                            f[0], tok);
+                return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                       "element %" PRIu64 ": node '%s' is not a tag", f[0], tok);
         if ((rc = msh_element(m, f[0], f[1], nodes)))
             return rc;
     }
@@ -738,14 +712,18 @@ static int msh_elements4(msh *m)
         if (!k)
             return unsupported_type(m, e[2]);
         if (e[3] > h[1] - done)
-            return ferr(m->r, m->r->line, "element block of %" PRIu64 " elements: more than "
-                        "the %" PRIu64 " elements $Elements announces", e[3], h[1]);
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "element block of %" PRIu64 " elements: more than "
+                                   "the %" PRIu64 " elements $Elements announces",
+                                   e[3], h[1]);
         for (uint64_t i = 0; i < e[3]; i++) {
             if ((rc = msh_line(m, &line, "Elements")))
                 return rc;
             if (line[0] == '$')
-                return ferr(m->r, m->r->line, "found %.40s after %" PRIu64 " of the %" PRIu64
-                            " elements of the block", line, i, e[3]);
+                return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                       "found %.40s after %" PRIu64 " of the %" PRIu64
+                                       " elements of the block",
+                                       line, i, e[3]);
             if ((rc = msh_ints(m, line, 1 + k, UINT64_MAX, f, "an element `tag nodes...`")) ||
                 (rc = msh_element(m, f[0], e[2], f + 1)))
                 return rc;
@@ -753,8 +731,10 @@ static int msh_elements4(msh *m)
         done += e[3];
     }
     if (done != h[1])
-        return ferr(m->r, m->r->line, "the element blocks hold %" PRIu64 " elements, "
-                    "$Elements announces %" PRIu64, done, h[1]);
+        return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                               "the element blocks hold %" PRIu64 " elements, "
+                               "$Elements announces %" PRIu64,
+                               done, h[1]);
     return msh_end(m, "Elements", h[1], "elements");
 }
 
@@ -769,14 +749,16 @@ static int build_csr(msh *m, mpp_partition_graph *g)
         if (!ne || key[ne - 1] != key[i])
             key[ne++] = key[i];
     if (ne > UINT32_MAX / 2 - 1)
-        return mpp_err_set(m->r->err, MPP_EFORMAT, "%s: too many edges (%zu)", m->r->path, ne);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_EFORMAT, "%s: too many edges (%zu)",
+                           mpp_lines_path(m->r), ne);
     g->n = m->n;
     g->edges = (uint32_t)ne;
     g->xadj = calloc((size_t)m->n + 1, sizeof *g->xadj);
     g->adj = malloc((ne ? 2 * ne : 1) * sizeof *g->adj);
     if (!g->xadj || !g->adj) {
         mpp_partition_graph_free(g);
-        return mpp_err_set(m->r->err, MPP_ENOMEM, "%s: out of memory", m->r->path);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
     }
     for (size_t i = 0; i < ne; i++) {
         g->xadj[(key[i] >> 32) + 1]++;
@@ -787,7 +769,8 @@ static int build_csr(msh *m, mpp_partition_graph *g)
     uint32_t *fill = malloc(((size_t)m->n + 1) * sizeof *fill);
     if (!fill) {
         mpp_partition_graph_free(g);
-        return mpp_err_set(m->r->err, MPP_ENOMEM, "%s: out of memory", m->r->path);
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
     }
     memcpy(fill, g->xadj, (size_t)m->n * sizeof *fill);
     for (size_t i = 0; i < ne; i++) {
@@ -800,7 +783,7 @@ static int build_csr(msh *m, mpp_partition_graph *g)
 }
 
 /* gmsh mesh: r has just returned the `$MeshFormat` line. */
-static int read_msh(lines *r, mpp_partition_graph *g)
+static int read_msh(mpp_lines *r, mpp_partition_graph *g)
 {
     msh m = {.r = r, .edges = {.elem = sizeof(uint64_t)}};
     char *line, *s, *tok;
@@ -809,41 +792,46 @@ static int read_msh(lines *r, mpp_partition_graph *g)
         goto done;
     s = line;
     if (!next_tok(&s, &tok)) {
-        rc = ferr(r, r->line, "expected `version file-type data-size`, found an empty line");
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "expected `version file-type data-size`, found an empty line");
         goto done;
     }
     if (!strcmp(tok, "4.1")) {
         m.v4 = 1;
     } else if (strcmp(tok, "2.2") && strcmp(tok, "2.1") && strcmp(tok, "2") &&
                strcmp(tok, "2.0")) {
-        rc = ferr(r, r->line, "gmsh format version %.20s is not supported: mppnet reads "
-                  "versions 2.2 and 4.1 (gmsh -format msh22 or msh41)", tok);
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "gmsh format version %.20s is not supported: mppnet reads "
+                             "versions 2.2 and 4.1 (gmsh -format msh22 or msh41)",
+                             tok);
         goto done;
     }
     if (!next_tok(&s, &tok) || strcmp(tok, "0")) {
-        rc = ferr(r, r->line, "expected file-type 0 (ASCII): binary meshes are not supported "
-                  "(gmsh -bin 0, Mesh.Binary = 0)");
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "expected file-type 0 (ASCII): binary meshes are not supported "
+                             "(gmsh -bin 0, Mesh.Binary = 0)");
         goto done;
     }
     if ((rc = msh_end(&m, "MeshFormat", 1, "format lines")))
         goto done;
     int nodes = 0, elements = 0;
-    while ((rc = lines_next(r, &line)) == 1) {
+    while ((rc = next_line(r, &line)) == 1) {
         if (!line[0])
             continue;
         if (!strcmp(line, "$Nodes")) {
             if (nodes) {
-                rc = ferr(r, r->line, "a second $Nodes section");
+                rc = mpp_lines_error(r, mpp_lines_number(r), "a second $Nodes section");
                 goto done;
             }
             nodes = 1;
-            uint64_t at = r->line;
+            uint64_t at = mpp_lines_number(r);
             if ((rc = m.v4 ? msh_nodes4(&m) : msh_nodes2(&m)) || (rc = msh_index_nodes(&m, at)))
                 goto done;
         } else if (!strcmp(line, "$Elements")) {
             if (!nodes || elements) {
-                rc = ferr(r, r->line, nodes ? "a second $Elements section"
-                                            : "$Elements before $Nodes");
+                rc = mpp_lines_error(r, mpp_lines_number(r),
+                                     nodes ? "a second $Elements section"
+                                           : "$Elements before $Nodes");
                 goto done;
             }
             elements = 1;
@@ -853,32 +841,36 @@ static int read_msh(lines *r, mpp_partition_graph *g)
             char name[64], end[80];
             snprintf(name, sizeof name, "%s", line + 1);
             snprintf(end, sizeof end, "$End%s", name);
-            uint64_t at = r->line;
-            while ((rc = lines_next(r, &line)) == 1 && strcmp(line, end))
+            uint64_t at = mpp_lines_number(r);
+            while ((rc = next_line(r, &line)) == 1 && strcmp(line, end))
                 ;
             if (rc < 0)
                 goto done;
             if (rc == 0) {
-                rc = ferr(r, at, "section $%s is not closed (no %s before the end of the "
-                          "file)", name, end);
+                rc = mpp_lines_error(r, at,
+                                     "section $%s is not closed (no %s before the end of the "
+                                     "file)",
+                                     name, end);
                 goto done;
             }
         } else {
-            rc = ferr(r, r->line, "expected a section ($Nodes, $Elements, ...), found '%.40s'",
-                      line);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected a section ($Nodes, $Elements, ...), found '%.40s'",
+                                 line);
             goto done;
         }
     }
     if (rc < 0)
         goto done;
     if (!nodes || !elements) {
-        rc = ferr(r, r->line + 1, "the mesh has no $%s section (truncated?)",
-                  nodes ? "Elements" : "Nodes");
+        rc = mpp_lines_error(r, mpp_lines_number(r) + 1, "the mesh has no $%s section (truncated?)",
+                             nodes ? "Elements" : "Nodes");
         goto done;
     }
     if (!m.elements2d) {
-        rc = ferr(r, r->line, "the mesh has no triangles (2) or quadrangles (3): mesh it in "
-                  "2D (gmsh -2)");
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "the mesh has no triangles (2) or quadrangles (3): mesh it in "
+                             "2D (gmsh -2)");
         goto done;
     }
     rc = build_csr(&m, g);
@@ -892,19 +884,20 @@ done:
 int mpp_partition_read_graph(const char *path, mpp_partition_graph *g, mpp_err *err)
 {
     memset(g, 0, sizeof *g);
-    lines r;
-    int rc = lines_open(&r, path, err);
+    mpp_lines *r;
+    int rc = mpp_lines_open(&r, path, 0, err);
     if (rc)
         return rc;
     char *line;
-    while ((rc = lines_next(&r, &line)) == 1 && (!line[0] || line[0] == '%'))
+    while ((rc = next_line(r, &line)) == 1 && (!line[0] || line[0] == '%'))
         ;
     if (rc == 0)
-        rc = ferr(&r, r.line + 1, "empty file: expected a METIS graph header `n m [fmt]` or a "
-                  "gmsh mesh ($MeshFormat)");
+        rc = mpp_lines_error(r, mpp_lines_number(r) + 1,
+                             "empty file: expected a METIS graph header `n m [fmt]` or a "
+                             "gmsh mesh ($MeshFormat)");
     else if (rc == 1)
-        rc = !strcmp(line, "$MeshFormat") ? read_msh(&r, g) : read_metis(&r, line, g);
-    lines_close(&r);
+        rc = !strcmp(line, "$MeshFormat") ? read_msh(r, g) : read_metis(r, line, g);
+    mpp_lines_close(r);
     if (rc)
         memset(g, 0, sizeof *g);
     assert(rc || mpp_partition_graph_check(g));
@@ -994,44 +987,50 @@ done:
 int mpp_partition_read_parts(const char *path, uint32_t n, uint32_t nparts, uint32_t *part,
                              mpp_err *err)
 {
-    lines r;
-    int rc = lines_open(&r, path, err);
+    mpp_lines *r;
+    int rc = mpp_lines_open(&r, path, 0, err);
     if (rc)
         return rc;
     char *line, *s, *tok;
     uint32_t v = 0;
     uint64_t p;
-    while ((rc = lines_next(&r, &line)) == 1) {
+    while ((rc = next_line(r, &line)) == 1) {
         s = line;
         if (!line[0]) {
             if (v < n) {
-                rc = ferr(&r, r.line, "expected the part of vertex %" PRIu32 ", found an empty "
-                          "line", v + 1);
+                rc = mpp_lines_error(r, mpp_lines_number(r),
+                                     "expected the part of vertex %" PRIu32 ", found an empty "
+                                     "line",
+                                     v + 1);
                 break;
             }
             continue;
         }
         if (v == n) {
-            rc = ferr(&r, r.line, "more part numbers than the %" PRIu32 " vertices of the graph",
-                      n);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "more part numbers than the %" PRIu32 " vertices of the graph", n);
             break;
         }
         int t = next_u64(&s, UINT32_MAX, &p, &tok);
         if (t != U_OK || p >= nparts) {
-            rc = ferr(&r, r.line, "vertex %" PRIu32 ": '%s' is not a part number 0 .. %" PRIu32,
-                      v + 1, tok, nparts - 1);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "vertex %" PRIu32 ": '%s' is not a part number 0 .. %" PRIu32,
+                                 v + 1, tok, nparts - 1);
             break;
         }
         if (next_tok(&s, &tok)) {
-            rc = ferr(&r, r.line, "expected one part number per line, found more ('%s')", tok);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected one part number per line, found more ('%s')", tok);
             break;
         }
         part[v++] = (uint32_t)p;
     }
     if (rc == 0 && v < n)
-        rc = ferr(&r, r.line + 1, "the file ends after %" PRIu32 " part numbers, the graph has %"
-                  PRIu32 " vertices", v, n);
-    lines_close(&r);
+        rc = mpp_lines_error(r, mpp_lines_number(r) + 1,
+                             "the file ends after %" PRIu32 " part numbers, the graph has %" PRIu32
+                             " vertices",
+                             v, n);
+    mpp_lines_close(r);
     return rc < 0 ? rc : 0;
 }
 

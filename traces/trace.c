@@ -1,7 +1,7 @@
 /* traces/trace.c — message and operation traces: line formats, reading with
  * file:line errors, atomic writing, and node programs from traces (see
- * trace.h). Files are read through zlib's gzFile (plain files read
- * transparently); a truncated or corrupt gzip stream is an error.
+ * trace.h). Files are read through the shared line reader (lineio.h: plain
+ * or gzip); a truncated or corrupt gzip stream is an error.
  * Invariants: a read trace has every node id < nodes, and the op trace's
  * operations are of known codes with peers < nodes. */
 #include "trace.h"
@@ -18,6 +18,7 @@
 
 #include "../core/sim.h"
 #include "../core/strbuf.h"
+#include "lineio.h"
 
 #define LINE_MAX_LEN 4096
 
@@ -70,54 +71,17 @@ void mpp_op_trace_free(mpp_op_trace *t)
 
 /* --- reading lines ---------------------------------------------------------- */
 
-typedef struct reader {
-    gzFile f;
-    const char *path;
-    uint32_t line;
-    char buf[LINE_MAX_LEN + 2];
-} reader;
-
-/* Next non-comment line (without the newline) or NULL at the end; on an
- * error returns NULL with err set (code != 0). */
-static char *next_line(reader *r, mpp_err *err)
+/* The next line of r that is not blank or a # comment, without its leading
+ * blanks: 1 with *s, 0 at the end of the file, or an error (mpp_lines_next). */
+static int next_line(mpp_lines *r, char **s)
 {
-    for (;;) {
-        if (!gzgets(r->f, r->buf, sizeof r->buf)) {
-            int zerr;
-            const char *msg = gzerror(r->f, &zerr);
-            if (zerr != Z_OK && zerr != Z_STREAM_END)
-                mpp_err_set(err, MPP_EFORMAT, "%s:%u: corrupt compressed data (%s)", r->path,
-                            r->line + 1, msg);
-            return NULL;
-        }
-        r->line++;
-        size_t n = strlen(r->buf);
-        if (n && r->buf[n - 1] == '\n')
-            r->buf[--n] = '\0';
-        else if (!gzeof(r->f)) {
-            mpp_err_set(err, MPP_EFORMAT, "%s:%u: line longer than %d characters", r->path,
-                        r->line, LINE_MAX_LEN);
-            return NULL;
-        }
-        if (n && r->buf[n - 1] == '\r')
-            r->buf[--n] = '\0';
-        char *s = r->buf;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '\0' || *s == '#')
-            continue;
-        return s;
+    int rc;
+    while ((rc = mpp_lines_next(r, s, NULL)) == 1) {
+        *s += strspn(*s, " \t");
+        if (**s != '\0' && **s != '#')
+            return 1;
     }
-}
-
-static int open_reader(reader *r, const char *path, mpp_err *err)
-{
-    memset(r, 0, sizeof *r);
-    r->path = path;
-    r->f = gzopen(path, "rb");
-    if (!r->f)
-        return mpp_err_set(err, MPP_EIO, "%s: cannot open: %s", path, strerror(errno));
-    return 0;
+    return rc;
 }
 
 /* "key VALUE" header line; returns the value text or NULL. */
@@ -169,20 +133,19 @@ static const char *const paradigm_names[] = {"sync", "async", "am", "am_put"};
 int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
 {
     memset(t, 0, sizeof *t);
-    reader r;
-    int rc = open_reader(&r, path, err);
+    mpp_lines *r;
+    int rc = mpp_lines_open(&r, path, LINE_MAX_LEN, err);
     if (rc)
         return rc;
     mpp_err_clear(err);
     bool have_nodes = false, have_time = false;
     char *s;
-    while ((s = next_line(&r, err))) {
+    while ((rc = next_line(r, &s)) == 1) {
         const char *v;
         uint64_t x;
         if ((v = header(s, "nodes"))) {
             if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
-                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `nodes N` once, N >= 1", path,
-                                 r.line);
+                rc = mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
                 goto fail;
             }
             t->nodes = (uint32_t)x;
@@ -191,8 +154,8 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
         }
         if ((v = header(s, "time"))) {
             if (have_time || (strcmp(v, "us") && strcmp(v, "cycles"))) {
-                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `time us` or `time cycles` once",
-                                 path, r.line);
+                rc = mpp_lines_error(r, mpp_lines_number(r),
+                                     "expected `time us` or `time cycles` once");
                 goto fail;
             }
             t->time_us = !strcmp(v, "us");
@@ -200,18 +163,17 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
             continue;
         }
         if (!have_nodes || !have_time) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected the `nodes N` and `time us|cycles` lines before the "
-                             "messages",
-                             path, r.line);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected the `nodes N` and `time us|cycles` lines before the "
+                                 "messages");
             goto fail;
         }
         char *f[6];
         int nf = fields(s, f, 5);
         if (nf != 5) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected 5 fields `issue src dst bytes tag`, got %d", path,
-                             r.line, nf > 5 ? 6 : nf);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected 5 fields `issue src dst bytes tag`, got %d",
+                                 nf > 5 ? 6 : nf);
             goto fail;
         }
         mpp_msg_trace_entry e;
@@ -222,17 +184,16 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
         if (errno || *end || !(e.issue >= 0) || !isfinite(e.issue) || !parse_u64(f[1], &a) ||
             !parse_u64(f[2], &b) || !parse_u64(f[3], &c) || !parse_u64(f[4], &d) ||
             d > UINT32_MAX) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected a time >= 0 and non-negative integers `issue src dst "
-                             "bytes tag`",
-                             path, r.line);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected a time >= 0 and non-negative integers `issue src dst "
+                                 "bytes tag`");
             goto fail;
         }
         if (a >= t->nodes || b >= t->nodes || a == b) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: src %" PRIu64 " and dst %" PRIu64
-                             " must be different nodes below %u",
-                             path, r.line, a, b, t->nodes);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "src %" PRIu64 " and dst %" PRIu64
+                                 " must be different nodes below %u",
+                                 a, b, t->nodes);
             goto fail;
         }
         e.src = (uint32_t)a;
@@ -242,19 +203,17 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
         if ((rc = mpp_msg_trace_add(t, &e, err)))
             goto fail;
     }
-    if (err && err->code) {
-        rc = err->code;
+    if (rc < 0)
         goto fail;
-    }
     if (!have_nodes || !have_time) {
-        rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: not a message trace: no `nodes` and `time` lines",
-                         path, r.line);
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "not a message trace: no `nodes` and `time` lines");
         goto fail;
     }
-    gzclose(r.f);
+    mpp_lines_close(r);
     return 0;
 fail:
-    gzclose(r.f);
+    mpp_lines_close(r);
     mpp_msg_trace_free(t);
     return rc;
 }
@@ -313,20 +272,19 @@ int mpp_msg_trace_write(const char *path, const mpp_msg_trace *t, mpp_err *err)
 int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
 {
     memset(t, 0, sizeof *t);
-    reader r;
-    int rc = open_reader(&r, path, err);
+    mpp_lines *r;
+    int rc = mpp_lines_open(&r, path, LINE_MAX_LEN, err);
     if (rc)
         return rc;
     mpp_err_clear(err);
     bool have_nodes = false, have_hash = false, have_seed = false;
     char *s;
-    while ((s = next_line(&r, err))) {
+    while ((rc = next_line(r, &s)) == 1) {
         const char *v;
         uint64_t x;
         if ((v = header(s, "nodes"))) {
             if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
-                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `nodes N` once, N >= 1", path,
-                                 r.line);
+                rc = mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
                 goto fail;
             }
             t->nodes = (uint32_t)x;
@@ -338,8 +296,8 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
             errno = 0;
             t->config_hash = strtoull(v, &end, 16);
             if (have_hash || errno || *end || strlen(v) != 16) {
-                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `config_hash` and 16 hex digits",
-                                 path, r.line);
+                rc = mpp_lines_error(r, mpp_lines_number(r),
+                                     "expected `config_hash` and 16 hex digits");
                 goto fail;
             }
             have_hash = true;
@@ -347,26 +305,25 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
         }
         if ((v = header(s, "seed"))) {
             if (have_seed || !parse_u64(v, &t->seed)) {
-                rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: expected `seed S` once", path, r.line);
+                rc = mpp_lines_error(r, mpp_lines_number(r), "expected `seed S` once");
                 goto fail;
             }
             have_seed = true;
             continue;
         }
         if (!have_nodes || !have_hash || !have_seed) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected the nodes, config_hash and seed lines before the "
-                             "operations",
-                             path, r.line);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected the nodes, config_hash and seed lines before the "
+                                 "operations");
             goto fail;
         }
         char *f[9];
         int nf = fields(s, f, 8);
         if (nf != 8) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected 8 fields `node cycle op peer peer2 tag bytes "
-                             "paradigm`, got %d",
-                             path, r.line, nf > 8 ? 9 : nf);
+            rc = mpp_lines_error(r, mpp_lines_number(r),
+                                 "expected 8 fields `node cycle op peer peer2 tag bytes "
+                                 "paradigm`, got %d",
+                                 nf > 8 ? 9 : nf);
             goto fail;
         }
         mpp_op_trace_entry e;
@@ -383,10 +340,10 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
         if (!parse_u64(f[0], &node) || !parse_u64(f[1], &cyc) || code < 0 ||
             (!any1 && !parse_u64(f[3], &peer)) || (!any2 && !parse_u64(f[4], &peer2)) ||
             !parse_u64(f[5], &tag) || !parse_u64(f[6], &bytes) || par < 0 || tag > UINT32_MAX) {
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%s:%u: expected `node cycle op peer peer2 tag bytes paradigm` (op one "
-                             "of SEND ... APP, peers a node or `any`, paradigm sync|async|am|am_put)",
-                             path, r.line);
+            rc = mpp_lines_error(
+                r, mpp_lines_number(r),
+                "expected `node cycle op peer peer2 tag bytes paradigm` (op one "
+                "of SEND ... APP, peers a node or `any`, paradigm sync|async|am|am_put)");
             goto fail;
         }
         if (any1)
@@ -395,8 +352,7 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
             peer2 = MPP_ANY;
         if (node >= t->nodes || (peer != MPP_ANY && peer >= t->nodes) ||
             (peer2 != MPP_ANY && peer2 >= t->nodes)) {
-            rc = mpp_err_set(err, MPP_EFORMAT, "%s:%u: a node id is not below %u", path, r.line,
-                             t->nodes);
+            rc = mpp_lines_error(r, mpp_lines_number(r), "a node id is not below %u", t->nodes);
             goto fail;
         }
         e.node = (uint32_t)node;
@@ -406,21 +362,18 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
         if ((rc = mpp_op_trace_add(t, &e, err)))
             goto fail;
     }
-    if (err && err->code) {
-        rc = err->code;
+    if (rc < 0)
         goto fail;
-    }
     if (!have_nodes || !have_hash || !have_seed) {
-        rc = mpp_err_set(err, MPP_EFORMAT,
-                         "%s:%u: not an operation trace: the nodes, config_hash and seed lines are "
-                         "missing",
-                         path, r.line);
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "not an operation trace: the nodes, config_hash and seed lines are "
+                             "missing");
         goto fail;
     }
-    gzclose(r.f);
+    mpp_lines_close(r);
     return 0;
 fail:
-    gzclose(r.f);
+    mpp_lines_close(r);
     mpp_op_trace_free(t);
     return rc;
 }

@@ -1,0 +1,184 @@
+/* traces/lineio.c — the line reader of the file formats in traces/ (see
+ * lineio.h): zlib's gzFile reads plain and gzip files alike.
+ *
+ * A reader holds the file and a buffer buf[0, cap) whose bytes
+ * buf[start, end) are read but not yet returned. mpp_lines_next() looks for
+ * the next '\n' there; when there is none, fill() compacts the buffer and
+ * gzreads more. Every gzread is followed by gzerror, so corrupt and
+ * truncated gzip data are errors as soon as zlib sees them (never silently
+ * short input), reported at the line being read.
+ *
+ * Invariants:
+ *   1. buf[start, start + scanned) holds no '\n' and no NUL: the bytes of the
+ *      current line already searched are not searched again after a fill.
+ *   2. end < cap: there is always room for the NUL after a last line that
+ *      has no '\n'.
+ *   3. With a limit, the pending line is at most max_len + 1 bytes (a CR may
+ *      follow the longest line) when fill() runs, so cap = CHUNK + max_len
+ *      + 2 always leaves a whole CHUNK to read into; without one the buffer
+ *      doubles when less than a CHUNK is free.
+ *   4. line is the number of lines returned; errors about input not yet
+ *      returned name line + 1. */
+#include "lineio.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define CHUNK 65536           /* bytes per gzread, and zlib's buffer */
+#define FIRST_LINE 4096       /* initial room for a line without a limit */
+#define MAX_READ (1u << 30)   /* largest gzread (its count is an int) */
+
+struct mpp_lines {
+    size_t max_len;           /* longest line accepted; 0: any */
+    mpp_err *err;             /* where errors go (may be NULL) */
+    gzFile gz;
+    char *buf;                /* [cap] */
+    size_t cap, start, end;   /* unreturned bytes buf[start, end) */
+    size_t scanned;           /* invariant 1 */
+    int eof;                  /* gzread returned 0 */
+    uint64_t line;            /* number of the last line returned */
+    char path[];              /* copy of the path */
+};
+
+int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *err)
+{
+    *out = NULL;
+    size_t n = strlen(path);
+    mpp_lines *r = calloc(1, sizeof *r + n + 1);
+    if (!r)
+        return mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+    memcpy(r->path, path, n + 1);
+    r->max_len = max_len < MAX_READ ? max_len : MAX_READ;
+    r->err = err;
+    r->cap = CHUNK + (max_len ? r->max_len : FIRST_LINE) + 2;
+    int rc;
+    errno = 0;
+    r->gz = gzopen(path, "rb");
+    if (!r->gz) {
+        rc = errno ? mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno))
+                   : mpp_err_set(err, MPP_ENOMEM, "cannot read %s: out of memory", path);
+        goto fail;
+    }
+    gzbuffer(r->gz, CHUNK);
+    r->buf = malloc(r->cap);
+    if (!r->buf) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    *out = r;
+    return 0;
+fail:
+    mpp_lines_close(r);
+    return rc;
+}
+
+void mpp_lines_close(mpp_lines *r)
+{
+    if (!r)
+        return;
+    if (r->gz)
+        gzclose(r->gz);
+    free(r->buf);
+    free(r);
+}
+
+uint64_t mpp_lines_number(const mpp_lines *r)
+{
+    return r->line;
+}
+
+const char *mpp_lines_path(const mpp_lines *r)
+{
+    return r->path;
+}
+
+mpp_err *mpp_lines_err(const mpp_lines *r)
+{
+    return r->err;
+}
+
+int mpp_lines_error(const mpp_lines *r, uint64_t line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return mpp_err_set(r->err, MPP_EFORMAT, "%s:%" PRIu64 ": %s", r->path, line, msg);
+}
+
+/* Compact the buffer (growing it without a limit, invariant 3) and read
+ * more. A zlib error is corrupt or truncated gzip data (MPP_EFORMAT) or a
+ * read error (MPP_EIO). */
+static int fill(mpp_lines *r)
+{
+    size_t avail = r->end - r->start;
+    memmove(r->buf, r->buf + r->start, avail);
+    r->start = 0;
+    r->end = avail;
+    if (r->cap - 1 - r->end < CHUNK) {
+        char *b = realloc(r->buf, r->cap * 2);
+        if (!b)
+            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        r->buf = b;
+        r->cap *= 2;
+    }
+    size_t room = r->cap - 1 - r->end;
+    errno = 0;
+    int n = gzread(r->gz, r->buf + r->end, (unsigned)(room < MAX_READ ? room : MAX_READ));
+    int zerr = Z_OK;
+    const char *zmsg = gzerror(r->gz, &zerr);
+    if (zerr == Z_ERRNO || (n < 0 && zerr == Z_OK))
+        return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path,
+                           errno ? strerror(errno) : "read error");
+    size_t plen = strlen(r->path);
+    if (zmsg && !strncmp(zmsg, r->path, plen) && !strncmp(zmsg + plen, ": ", 2))
+        zmsg += plen + 2; /* zlib names the file; the message does already */
+    if (zerr == Z_BUF_ERROR)
+        return mpp_lines_error(r, r->line + 1, "truncated gzip data (zlib: %s), expected the "
+                               "rest of the compressed file", zmsg);
+    if (zerr != Z_OK)
+        return mpp_lines_error(r, r->line + 1, "corrupt gzip data (zlib: %s)", zmsg);
+    if (n == 0)
+        r->eof = 1;
+    r->end += (size_t)n;
+    return 0;
+}
+
+int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number)
+{
+    for (;;) {
+        char *s = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *nl = memchr(s + r->scanned, '\n', avail - r->scanned);
+        size_t len = nl ? (size_t)(nl - s) : avail;
+        if (memchr(s + r->scanned, '\0', len - r->scanned))
+            return mpp_lines_error(r, r->line + 1, "NUL byte: this is not a text (or gzip) file");
+        if (r->max_len && len > r->max_len + (len && s[len - 1] == '\r'))
+            return mpp_lines_error(r, r->line + 1, "line longer than %zu characters",
+                                   r->max_len);
+        if (nl || (r->eof && avail)) {
+            s[len] = '\0';
+            if (len && s[len - 1] == '\r')
+                s[len - 1] = '\0';
+            r->start += nl ? len + 1 : len;
+            r->scanned = 0;
+            r->line++;
+            *line = s;
+            if (number)
+                *number = r->line;
+            return 1;
+        }
+        r->scanned = len;
+        if (r->eof)
+            return 0;
+        int rc = fill(r);
+        if (rc)
+            return rc;
+    }
+}

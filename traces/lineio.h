@@ -1,0 +1,59 @@
+/* traces/lineio.h — reading text files line by line (mpp_lines_*), plain
+ * or gzip-compressed, with "PATH:LINE: message" errors.
+ *
+ * The one line reader of the file formats in traces/ (COM files, message and
+ * operation traces, METIS graphs, gmsh meshes, partition files). It knows
+ * lines, not formats: comments, blank lines and fields are the caller's.
+ * Damaged input is never silently short: a NUL byte, a line over the limit,
+ * and corrupt or truncated gzip data are MPP_EFORMAT errors naming the line
+ * being read; a file that cannot be opened or read is MPP_EIO
+ * "cannot read PATH: REASON". Not for the hot path. */
+#ifndef MPP_TRACES_LINEIO_H
+#define MPP_TRACES_LINEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+
+/* An open file, its read-ahead buffer and the number of the last line. */
+typedef struct mpp_lines mpp_lines;
+
+/* Open path for reading through zlib's gzopen: gzip data is decompressed,
+ * anything else is read as it is. max_len is the longest line accepted,
+ * without its line end (0: any length; else below 2^30). err (may be NULL)
+ * is kept and receives every later error of this reader. Returns 0 with
+ * *out, or MPP_EIO ("cannot read PATH: REASON") / MPP_ENOMEM with *out
+ * NULL. The caller owns *out (mpp_lines_close); path is copied. */
+int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *err);
+
+/* The next line in *line: NUL-terminated, without its "\n" or "\r\n"
+ * (a last line without "\n" counts), valid until the next call; its
+ * 1-based number in *number (may be NULL). Returns 1, 0 at the end of the
+ * file, or an error: MPP_EFORMAT at the line being read for a NUL byte, a
+ * line longer than max_len, corrupt or truncated gzip data; MPP_EIO when
+ * reading fails; MPP_ENOMEM. */
+int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number);
+
+/* The number of the last line returned (0 before the first). */
+uint64_t mpp_lines_number(const mpp_lines *r);
+
+/* The path the reader was opened with. */
+const char *mpp_lines_path(const mpp_lines *r);
+
+/* The error record given to mpp_lines_open (may be NULL), for errors of the
+ * caller that are not about a line (e.g. out of memory). */
+mpp_err *mpp_lines_err(const mpp_lines *r);
+
+/* Set the reader's error to MPP_EFORMAT "PATH:LINE: message" (message
+ * printf-formatted, cut at 399 characters); returns MPP_EFORMAT. */
+int mpp_lines_error(const mpp_lines *r, uint64_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Close the file and free the reader; NULL is a no-op. */
+void mpp_lines_close(mpp_lines *r);
+
+#endif
