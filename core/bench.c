@@ -58,12 +58,23 @@ static const char bench_e_text[] = "mppnet: 1\n"
                                    "  bytes: 4KiB\n"
                                    "  paradigm: sync\n";
 
+static const char bench_f_text[] = "mppnet: 1\n"
+                                   "name: bench-f\n"
+                                   "machine: cm5\n"
+                                   "workload:\n"
+                                   "  type: schedule\n"
+                                   "  scheduler: cgm\n"
+                                   "  gen: random-regular\n"
+                                   "  d: 16\n"
+                                   "  msg_unit: 4KiB\n";
+
 static const bench_def defs[] = {
     {"a", "mesh:8x8", 0.3, 100000, "8x8 mesh, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles", NULL},
     {"b", "mesh:8x8", 0.05, 100000, "8x8 mesh, ecube, uniform 0.05, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+100k cycles", NULL},
     {"c", "hypercube:10", 0.3, 20000, "1024-node hypercube, ecube, uniform 0.3, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles", NULL},
     {"d", "mesh:32x32", 0.08, 20000, "32x32 mesh, ecube, uniform 0.08, 5-flit, 2 VCs x 8, iSLIP, delay 4, 10k+20k cycles", NULL},
     {"e", NULL, 0, 0, "CM-5 (machine: cm5), 1024 nodes, messages through the NIC, randperm, 4 KiB, sync", bench_e_text},
+    {"f", NULL, 0, 0, "replay: a random 16-regular COM of 4 KiB messages scheduled by cgm on the 32-node CM-5", bench_f_text},
 };
 
 size_t mpp_bench_count(void) { return MPP_COUNTOF(defs); }

@@ -30,7 +30,7 @@
 /* What one workload measured. Rates are per wall second of mpp_sim_run
  * (network construction excluded). */
 typedef struct mpp_bench_report {
-    char name[8];                /* "a" .. "e" */
+    char name[8];                /* "a" .. "f" */
     char desc[96];               /* one line: the configuration */
     uint64_t cycles;             /* simulated cycles */
     double wall_seconds;         /* host time of the run */
@@ -43,7 +43,7 @@ typedef struct mpp_bench_report {
     double peak_rss_mb;          /* peak resident set of the child, MiB */
 } mpp_bench_report;
 
-/* Number of workloads, and the name ("a".."e") and one-line description of
+/* Number of workloads, and the name ("a".."f") and one-line description of
  * workload i < mpp_bench_count(). */
 size_t mpp_bench_count(void);
 const char *mpp_bench_name(size_t i);

@@ -182,7 +182,7 @@ static const char help_list[] =
     "workload.<pattern>.<key>.\n";
 
 static const char help_bench[] =
-    "usage: mppnet bench [--json] [--only a|b|c|d|e[,...]]\n"
+    "usage: mppnet bench [--json] [--only a|b|c|d|e|f[,...]]\n"
     "\n"
     "Run the fixed benchmark workloads, each in its own process, and print\n"
     "simulated cycles, wall seconds, cycles/s, router-cycles/s, flit-hops/s,\n"
