@@ -1326,34 +1326,35 @@ static int sim_topology(strvec *ov, const char *spec)
     return 0;
 }
 
-static int sim_router(strvec *ov, const char *spec)
+static const char *routing_canonical(const char *name)
 {
-    char name[64];
-    const char *args;
-    if (!split_name(spec, name, sizeof name, &args))
-        return usage_error("sim", "--router: expected NAME[:key=value,...], not '%s'", spec);
-    const mpp_routing_ops *ops = mpp_routing_find(name);
-    if (!ops)
-        return unknown_plugin("router", name, routing_name);
-    sv_pushf(ov, "network.router=%s", ops->name);
-    char prefix[96];
-    snprintf(prefix, sizeof prefix, "network.%s", ops->name);
-    return args ? push_kv_list(ov, prefix, args, "--router") : 0;
+    const mpp_routing_ops *o = mpp_routing_find(name);
+    return o ? o->name : NULL;
 }
 
-static int sim_traffic(strvec *ov, const char *spec)
+static const char *pattern_canonical(const char *name)
+{
+    const mpp_pattern_ops *o = mpp_pattern_find(name);
+    return o ? o->name : NULL;
+}
+
+/* `--router NAME[:k=v,...]` / `--traffic NAME[:k=v,...]`: the selector
+ * override section.selector=NAME and section.NAME.k=v for each argument. */
+static int sim_plugin(strvec *ov, const char *spec, const char *flag, const char *what,
+                      const char *section, const char *selector,
+                      const char *(*canonical)(const char *), const char *(*nth)(size_t))
 {
     char name[64];
     const char *args;
     if (!split_name(spec, name, sizeof name, &args))
-        return usage_error("sim", "--traffic: expected NAME[:key=value,...], not '%s'", spec);
-    const mpp_pattern_ops *ops = mpp_pattern_find(name);
-    if (!ops)
-        return unknown_plugin("traffic pattern", name, pattern_name);
-    sv_pushf(ov, "workload.pattern=%s", ops->name);
+        return usage_error("sim", "%s: expected NAME[:key=value,...], not '%s'", flag, spec);
+    const char *canon = canonical(name);
+    if (!canon)
+        return unknown_plugin(what, name, nth);
+    sv_pushf(ov, "%s.%s=%s", section, selector, canon);
     char prefix[96];
-    snprintf(prefix, sizeof prefix, "workload.%s", ops->name);
-    return args ? push_kv_list(ov, prefix, args, "--traffic") : 0;
+    snprintf(prefix, sizeof prefix, "%s.%s", section, canon);
+    return args ? push_kv_list(ov, prefix, args, flag) : 0;
 }
 
 /* Numeric flags of `sim` that map straight to a key. */
@@ -1458,11 +1459,15 @@ static int cmd_sim(int argc, char **argv)
             continue;
         }
         if ((r = opt_value(argc, argv, &i, NULL, "--router", &v, "sim")) != 0) {
-            status = r < 0 ? 2 : sim_router(&ov, v);
+            status = r < 0 ? 2
+                           : sim_plugin(&ov, v, "--router", "router", "network", "router",
+                                        routing_canonical, routing_name);
             continue;
         }
         if ((r = opt_value(argc, argv, &i, NULL, "--traffic", &v, "sim")) != 0) {
-            status = r < 0 ? 2 : sim_traffic(&ov, v);
+            status = r < 0 ? 2
+                           : sim_plugin(&ov, v, "--traffic", "traffic pattern", "workload",
+                                        "pattern", pattern_canonical, pattern_name);
             continue;
         }
         size_t k;
