@@ -109,6 +109,17 @@ static bool parse_u64(const char *s, uint64_t *v)
     return true;
 }
 
+/* The `nodes N` header line (once, 1 <= N <= 2^24). */
+static int nodes_line(mpp_lines *r, const char *v, bool *have, uint32_t *nodes)
+{
+    uint64_t x;
+    if (*have || !parse_u64(v, &x) || x == 0 || x > (1u << 24))
+        return mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
+    *nodes = (uint32_t)x;
+    *have = true;
+    return 0;
+}
+
 /* Split s into at most max whitespace-separated fields; returns the count
  * (max + 1 when there are more). */
 static int fields(char *s, char **f, int max)
@@ -142,14 +153,9 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
     char *s;
     while ((rc = next_line(r, &s)) == 1) {
         const char *v;
-        uint64_t x;
         if ((v = header(s, "nodes"))) {
-            if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
-                rc = mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
+            if ((rc = nodes_line(r, v, &have_nodes, &t->nodes)))
                 goto fail;
-            }
-            t->nodes = (uint32_t)x;
-            have_nodes = true;
             continue;
         }
         if ((v = header(s, "time"))) {
@@ -281,14 +287,9 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
     char *s;
     while ((rc = next_line(r, &s)) == 1) {
         const char *v;
-        uint64_t x;
         if ((v = header(s, "nodes"))) {
-            if (have_nodes || !parse_u64(v, &x) || x == 0 || x > (1u << 24)) {
-                rc = mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
+            if ((rc = nodes_line(r, v, &have_nodes, &t->nodes)))
                 goto fail;
-            }
-            t->nodes = (uint32_t)x;
-            have_nodes = true;
             continue;
         }
         if ((v = header(s, "config_hash"))) {
