@@ -726,8 +726,6 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
     nd->outstanding++;
     if (!vec_push(&nd->data, mi))
         ns->oom = true;
-    if (paradigm != MPP_PARADIGM_AM)
-        ctx->cost += ns->cfg.send_msg_cycles;
     return 0;
 }
 
@@ -821,10 +819,12 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     case MPP_OP_ISEND:
     case MPP_OP_SENDRECV:
     case MPP_OP_AM: {
-        /* an active message costs only its packet (CMAML has no per-message
-         * software layer); the others pay the messaging layer's overhead */
-        uint64_t cost = op->code == MPP_OP_AM || op->paradigm == MPP_PARADIGM_AM ? 0
-                                                                                : c->send_msg_cycles;
+        /* active messages and block transfers (CMAML) cost only their
+         * packets; CMMD's send/receive pays the messaging layer's overhead */
+        uint64_t cost = op->code == MPP_OP_AM || op->paradigm == MPP_PARADIGM_AM ||
+                                op->paradigm == MPP_PARADIGM_AM_PUT
+                            ? 0
+                            : c->send_msg_cycles;
         if (op->code == MPP_OP_SENDRECV) {
             nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false);
             if (nd->op_recv != NONE)
