@@ -76,7 +76,8 @@ void mpp_com_seq_free(mpp_com_seq *seq);
  *   random-regular: every row and column has exactly d non-zeros of
  *     `units` units, the diagonal is zero: a circulant pattern with d
  *     non-zero offsets mixed by many random row and column exchanges
- *     (repairing any diagonal entry);
+ *     (repairing any diagonal entry) and then by random edge switches
+ *     (which the exchanges alone, only relabelling, cannot replace);
  *   random-nonuniform: the same pattern with each size uniform in 1..32
  *     units. */
 int mpp_com_gen_regular(mpp_com *c, uint32_t n, uint32_t d, uint64_t units, uint64_t msg_unit,
