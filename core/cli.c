@@ -1011,6 +1011,27 @@ static int add_positional(const char *cmd, const char *a, const char **path, str
     return 0;
 }
 
+/* The common end of `run` and `check` argument parsing: report a missing
+ * experiment file or an allocation failure, then load the experiment with
+ * the overrides (ov is freed). Returns 0 with *e loaded, or the exit
+ * status after printing the error. */
+static int load_args(const char *cmd, int status, const char *path, strvec *ov,
+                     mpp_experiment **e, mpp_err *err)
+{
+    if (!status && !path)
+        status = usage_error(cmd, "missing the experiment file (mppnet %s EXP.yaml)", cmd);
+    if (!status && ov->failed)
+        status = usage_error(cmd, "out of memory");
+    if (status) {
+        sv_free(ov);
+        return status;
+    }
+    mpp_err_clear(err);
+    *e = mpp_experiment_load(path, ov->n, (const char *const *)ov->v, err);
+    sv_free(ov);
+    return *e ? 0 : fail_err(err);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     if (has_help(argc, argv)) {
@@ -1050,22 +1071,10 @@ static int cmd_run(int argc, char **argv)
             status = add_positional("run", a, &path, &ov);
         }
     }
-    if (!status && !path)
-        status = usage_error("run", "missing the experiment file (mppnet run EXP.yaml)");
-    if (!status && ov.failed)
-        status = usage_error("run", "out of memory");
-    if (status) {
-        sv_free(&ov);
-        return status;
-    }
-
+    mpp_experiment *e = NULL;
     mpp_err err;
-    mpp_err_clear(&err);
-    mpp_experiment *e =
-        mpp_experiment_load(path, ov.n, (const char *const *)ov.v, &err);
-    sv_free(&ov);
-    if (!e)
-        return fail_err(&err);
+    if ((status = load_args("run", status, path, &ov, &e, &err)))
+        return status;
     size_t nruns = mpp_experiment_runs(e);
 
     if (dump) {
@@ -1190,20 +1199,10 @@ static int cmd_check(int argc, char **argv)
         else
             status = add_positional("check", argv[i], &path, &ov);
     }
-    if (!status && !path)
-        status = usage_error("check", "missing the experiment file (mppnet check EXP.yaml)");
-    if (!status && ov.failed)
-        status = usage_error("check", "out of memory");
-    if (status) {
-        sv_free(&ov);
-        return status;
-    }
+    mpp_experiment *e = NULL;
     mpp_err err;
-    mpp_err_clear(&err);
-    mpp_experiment *e = mpp_experiment_load(path, ov.n, (const char *const *)ov.v, &err);
-    sv_free(&ov);
-    if (!e)
-        return fail_err(&err);
+    if ((status = load_args("check", status, path, &ov, &e, &err)))
+        return status;
     if (validate(e, path, &err)) {
         mpp_experiment_destroy(e);
         return fail_err(&err);

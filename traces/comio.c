@@ -87,17 +87,10 @@ static int parse_num(const char *t, uint64_t *v)
     int neg = *t == '-';
     if (*t == '-' || *t == '+')
         t++;
-    if (!*t)
-        return NUM_BAD;
-    uint64_t x = 0;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9')
-            return NUM_BAD;
-        unsigned d = (unsigned)(*t - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return NUM_BIG;
-        x = x * 10 + d;
-    }
+    uint64_t x;
+    int rc = mpp_lines_digits(t, &x);
+    if (rc)
+        return rc == -2 ? NUM_BIG : NUM_BAD;
     *v = x;
     return neg && x ? NUM_NEG : NUM_OK;
 }

@@ -182,3 +182,20 @@ int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number)
             return rc;
     }
 }
+
+int mpp_lines_digits(const char *t, uint64_t *v)
+{
+    if (!*t)
+        return -1;
+    uint64_t x = 0;
+    for (; *t; t++) {
+        if (*t < '0' || *t > '9')
+            return -1;
+        unsigned d = (unsigned)(*t - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -2;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
+}

@@ -56,4 +56,9 @@ int mpp_lines_error(const mpp_lines *r, uint64_t line, const char *fmt, ...)
 /* Close the file and free the reader; NULL is a no-op. */
 void mpp_lines_close(mpp_lines *r);
 
+/* Decimal digits of t (nothing else) into *v: 0, or -1 when t is empty or
+ * holds a non-digit, -2 when the value does not fit 64 bits. No sign is
+ * read: callers that accept one skip it first. */
+int mpp_lines_digits(const char *t, uint64_t *v);
+
 #endif

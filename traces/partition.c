@@ -109,17 +109,10 @@ static int next_u64(char **s, uint64_t max, uint64_t *v, char **tok)
     const char *t = *tok;
     if (*t == '+')
         t++;
-    if (!*t)
-        return U_BAD;
-    uint64_t x = 0;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9')
-            return U_BAD;
-        unsigned d = (unsigned)(*t - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return U_BIG;
-        x = x * 10 + d;
-    }
+    uint64_t x;
+    int rc = mpp_lines_digits(t, &x);
+    if (rc)
+        return rc == -2 ? U_BIG : U_BAD;
     if (x > max)
         return U_BIG;
     *v = x;
