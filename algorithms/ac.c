@@ -11,13 +11,13 @@
  *
  * Invariants (checked by mpp_schedule_check): msgs is a permutation of the
  * entries, whole (never split), grouped by source in increasing order. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../core/rng.h"
+#include "core/base/rng.h"
 
 static double ac_now_us(void)
 {

@@ -24,12 +24,12 @@
  *      (colstamp[c] == phase + 1 once used): a partial permutation.
  *   3. The first non-empty row of a phase finds every column free, so no
  *      phase is empty and nphases <= nnz. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stdlib.h>
 
-#include "../core/rng.h"
-#include "phases.h"
+#include "core/base/rng.h"
+#include "algorithms/phases.h"
 
 static int cgm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                         mpp_err *err)

@@ -17,13 +17,13 @@
  *
  * Cost: O(n + nnz + nmsgs log d) time and O(n + nnz) memory; an entry is
  * found by binary search in its row of the sorted COM. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "phases.h"
+#include "algorithms/phases.h"
 
 /* Invariant 1; returns 0 or MPP_EINVAL. */
 static int check_phase_bounds(const mpp_schedule *s, mpp_err *err)

@@ -24,13 +24,13 @@
  *
  * Invariants: a lock is held by at most one sender; a sender has at most one
  * INQ outstanding; every COM entry is sent exactly once. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rng.h"
+#include "core/base/rng.h"
 
 enum { T_ANNOUNCE = 1, T_INQ = 2, T_FREE = 3, T_BUSY = 4, T_RELEASE = 5, T_DATA = 6 };
 

@@ -20,12 +20,12 @@
  *      column free, so every phase takes at least one entry: nphases <= nnz
  *      and the loop ends.
  *   3. Entries are sent whole, each exactly once (it leaves the mask). */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stdlib.h>
 
-#include "../core/rng.h"
-#include "phases.h"
+#include "core/base/rng.h"
+#include "algorithms/phases.h"
 
 static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                        mpp_err *err)

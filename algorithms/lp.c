@@ -14,11 +14,11 @@
  * Built in O(nnz + P) by a counting sort of the entries by i XOR j (stable,
  * so a phase lists its messages by increasing source). Deterministic: the
  * seed is not used. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stdlib.h>
 
-#include "phases.h"
+#include "algorithms/phases.h"
 
 static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                        mpp_err *err)

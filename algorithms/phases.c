@@ -4,7 +4,7 @@
  *
  * Invariant: nothing here draws random numbers or reads the clock for
  * anything but host_us, so a schedule stays a pure function of (COM, seed). */
-#include "phases.h"
+#include "algorithms/phases.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 /* Host time in microseconds (CLOCK_MONOTONIC). Only for mpp_schedule.host_us,
  * never for anything a schedule depends on (STYLE rule 12). */

@@ -1,7 +1,7 @@
 /* algorithms/registry.c — the one list of scheduler plug-ins. Adding a
  * scheduler: one file exporting its ops table, one line here, one line in
  * algorithms/meson.build. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <string.h>
 

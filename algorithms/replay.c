@@ -2,7 +2,7 @@
  * replay.h for the programs). Invariant: every COM entry (or every part of
  * it a scheduler split off) is sent by exactly one SEND-like operation and
  * received by exactly one RECV-like operation. */
-#include "replay.h"
+#include "algorithms/replay.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,11 +14,11 @@
 
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../core/program.h"
-#include "../core/sim.h"
-#include "../traces/com.h"
-#include "schedule.h"
+#include "core/base/err.h"
+#include "core/program.h"
+#include "core/sim.h"
+#include "traces/com.h"
+#include "algorithms/schedule.h"
 
 typedef struct mpp_replay {
     mpp_com com;           /* the matrix replayed */

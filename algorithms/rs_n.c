@@ -9,7 +9,7 @@
  * messages of similar size instead. With the same seed rs_n and cgm give
  * the same schedule; rs_n exists as its own name so experiments and the
  * literature's tables can name it. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 extern const mpp_sched_ops mpp_sched_cgm;
 

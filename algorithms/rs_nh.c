@@ -48,7 +48,7 @@
  *      units.
  *   4. sendleft[i] / recvleft[i] count the entries of row / column i with
  *      units left. */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -56,7 +56,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/rng.h"
+#include "core/base/rng.h"
 
 enum { CUT_NONE, CUT_MIN, CUT_MEDIAN, CUT_MEAN, CUT_FRACTION };
 

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../core/param.h"
-#include "../core/program.h"
-#include "../traces/com.h"
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/program.h"
+#include "traces/com.h"
 
 /* One message (or part of one) of a phase. */
 typedef struct mpp_sched_msg {

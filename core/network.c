@@ -38,13 +38,13 @@
  *   3. flits_injected == flits_ejected + flits in buffers and channels;
  *   4. a router is in the active list iff it buffers flits.
  */
-#include "network.h"
+#include "core/network.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "core/base/strbuf.h"
 
 static void set_cursors(mpp_net *n);
 

@@ -16,11 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "rng.h"
-#include "sim.h"
-#include "../routers/routing.h"
-#include "../topologies/topology.h"
+#include "core/base/err.h"
+#include "core/base/rng.h"
+#include "core/sim.h"
+#include "routers/routing.h"
+#include "topologies/topology.h"
 
 #define MPP_NONE 0xffffffffu
 #define MPP_FLIT_HEAD 2u

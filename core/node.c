@@ -59,7 +59,7 @@
  *   2. outstanding == background sends + posted receives not complete;
  *   3. a message's written <= packets and received <= packets.
  */
-#include "node.h"
+#include "core/node.h"
 
 #include <math.h>
 #include <stdlib.h>

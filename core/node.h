@@ -15,11 +15,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "network.h"
-#include "sim.h"
-#include "program.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/network.h"
+#include "core/sim.h"
+#include "core/program.h"
+#include "core/base/strbuf.h"
 
 typedef struct mpp_nodes mpp_nodes;
 

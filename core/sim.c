@@ -26,7 +26,7 @@
  * active list iff one of its links has work; manual_outstanding == packets
  * sent with mpp_sim_send and not yet delivered.
  */
-#include "sim.h"
+#include "core/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,11 +34,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "network.h"
-#include "node.h"
-#include "../algorithms/replay.h"
-#include "stats.h"
-#include "strbuf.h"
+#include "core/network.h"
+#include "core/node.h"
+#include "algorithms/replay.h"
+#include "core/stats.h"
+#include "core/base/strbuf.h"
 
 struct mpp_sim {
     mpp_sim_config cfg;

@@ -1,14 +1,14 @@
 /* core/stats.c — exact histograms (see stats.h) and the table of result
  * columns that every writer (CSV, JSON, summary) walks in the same order.
  * Invariant: sum of count[] == n, and count[max] > 0 when n > 0. */
-#include "stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "core/sim.h"
 
 void mpp_hist_init(mpp_hist *h) { memset(h, 0, sizeof *h); }
 

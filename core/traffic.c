@@ -22,7 +22,7 @@
  *   randperm        one uniformly random permutation drawn at start
  *   xor             source XOR mask (every id XOR mask must exist)
  * Invariant: every destination is < N. */
-#include "traffic.h"
+#include "core/traffic.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "param.h"
-#include "rng.h"
-#include "../topologies/topology.h"
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/base/rng.h"
+#include "topologies/topology.h"
 
 typedef struct mpp_pattern_ops mpp_pattern_ops;
 

@@ -4,7 +4,7 @@
  * bit first (descending dimension order, as e-cube routing is usually
  * defined for the CM-2 / iPSC). Port numbers follow topologies/mesh.c and
  * topologies/hypercube.c. */
-#include "routing.h"
+#include "routers/routing.h"
 
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
 {

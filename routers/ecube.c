@@ -4,7 +4,7 @@
  * order. Mesh: X (columns) first, then Y (rows). Deterministic, minimal,
  * deadlock-free with one VC per message class on a mesh or hypercube (the
  * channel dependency graph is acyclic), so one route class. */
-#include "routing.h"
+#include "routers/routing.h"
 
 static bool ecube_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {

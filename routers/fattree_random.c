@@ -26,7 +26,7 @@
  *   3. every router below the top has at least one parent port, and every
  *      child port toward an existing subtree is connected (topology
  *      invariants 1 and 2), so the returned port is always connected. */
-#include "routing.h"
+#include "routers/routing.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* routers/registry.c — the one list of routing plug-ins. Adding a routing:
  * one file exporting its ops table, one line here, one line in
  * routers/meson.build. Lookup accepts a plug-in's aliases (BookSim names). */
-#include "routing.h"
+#include "routers/routing.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
  *              (inside the minimal submesh).
  * Each phase routes in dimension order on its own route class (k classes),
  * which keeps every phase's channel dependencies acyclic. */
-#include "routing.h"
+#include "routers/routing.h"
 
 #include <stddef.h>
 

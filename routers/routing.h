@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../core/param.h"
-#include "../core/rng.h"
-#include "../topologies/topology.h"
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/base/rng.h"
+#include "topologies/topology.h"
 
 #define MPP_ROUTE_MAXPHASE 8
 

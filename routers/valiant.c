@@ -6,7 +6,7 @@
  * own route class, so a phase-1 packet never waits for a phase-0 VC and the
  * two acyclic dependency graphs cannot close a cycle. Path length:
  * d(s, r) + d(r, t). Meshes and hypercubes. */
-#include "routing.h"
+#include "routers/routing.h"
 
 static bool valiant_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {

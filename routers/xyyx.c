@@ -3,7 +3,7 @@
  * cycles in the channel dependency graph, so a mesh under heavy load
  * deadlocks: this exists to exercise the deadlock watchdog and its report.
  * Hidden from `mppnet list`. */
-#include "routing.h"
+#include "routers/routing.h"
 
 static bool xyyx_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static double bandwidth(uint32_t mask)
 {

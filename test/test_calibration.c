@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/experiment.h"
+#include "core/config/experiment.h"
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static const char *srcdir = ".";
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cfgtree.h"
+#include "core/config/cfgtree.h"
 
 static int failures;
 

@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "traces/com.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static char dir[256];
 

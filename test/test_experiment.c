@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/experiment.h"
+#include "core/config/experiment.h"
 
 static int failures;
 

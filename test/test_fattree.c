@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "core/sim.h"
-#include "core/strbuf.h"
+#include "core/base/strbuf.h"
 #include "routers/routing.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 #define MAXL 12
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 #define MAXREC 4096
 typedef struct trace {

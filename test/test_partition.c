@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "testutil.h"
+#include "test/testutil.h"
 #include "traces/partition.h"
 
 static const char *srcdir = ".";

@@ -10,7 +10,7 @@
 
 #include "core/sim.h"
 #include "routers/routing.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static void set_k(mpp_sim_config *c, uint32_t k)
 {

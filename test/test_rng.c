@@ -3,8 +3,8 @@
  * id), unbiased below(), thresholds, shuffles are permutations. */
 #include <stdlib.h>
 
-#include "core/rng.h"
-#include "testutil.h"
+#include "core/base/rng.h"
+#include "test/testutil.h"
 
 int main(void)
 {

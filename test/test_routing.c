@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "routers/routing.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static void build(mpp_topo *t, const char *name, uint32_t a, uint32_t b)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static mpp_sim_result run(int hcube, const char *pattern, double rate)
 {

@@ -29,9 +29,9 @@
 #include <string.h>
 
 #include "algorithms/schedule.h"
-#include "core/cfgtree.h"
-#include "core/rng.h"
-#include "testutil.h"
+#include "core/config/cfgtree.h"
+#include "core/base/rng.h"
+#include "test/testutil.h"
 
 /* ---- matrices ---------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 typedef struct last_rec {
     mpp_packet_record r;

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/err.h"
+#include "core/base/err.h"
 #include "core/stats.h"
-#include "core/strbuf.h"
-#include "testutil.h"
+#include "core/base/strbuf.h"
+#include "test/testutil.h"
 
 int main(void)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/strbuf.h"
-#include "testutil.h"
+#include "core/base/strbuf.h"
+#include "test/testutil.h"
 #include "topologies/topology.h"
 
 /* BFS over router links from node a's router; returns hops to b's router. */

@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/experiment.h"
+#include "core/config/experiment.h"
 #include "core/sim.h"
-#include "testutil.h"
+#include "test/testutil.h"
 #include "traces/trace.h"
 
 static char tmpdir[256];

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/traffic.h"
-#include "testutil.h"
+#include "test/testutil.h"
 
 static void topo(mpp_topo *t, const char *name, uint32_t a, uint32_t b)
 {

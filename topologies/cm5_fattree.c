@@ -68,7 +68,7 @@
  *   3. minimal distance between nodes a and b = 2 x (lca(a, b) - 1), lca the
  *      lowest level l with a / 4^l == b / 4^l (0 for a == b or the same
  *      group of 4: node -> level-1 router -> node). */
-#include "topology.h"
+#include "topologies/topology.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * (0 <= d < n) leads to the neighbour across dimension d (address XOR 2^d);
  * port n is the node. dims[0] = n. One-port node model: each node has one
  * injection and one ejection channel. */
-#include "topology.h"
+#include "topologies/topology.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * node id. Local ports: 0 = E (col + 1), 1 = W (col - 1), 2 = S (row + 1),
  * 3 = N (row - 1), 4 = the node. Ports at the edges are unconnected.
  * dims[0] = cols (X extent), dims[1] = rows (Y extent). */
-#include "topology.h"
+#include "topologies/topology.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* topologies/registry.c — the one list of topology plug-ins. Adding a
  * topology: one file exporting its ops table, one line here, one line in
  * topologies/meson.build. */
-#include "topology.h"
+#include "topologies/topology.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* topologies/topology.c — shared construction of topology descriptions
  * (see topology.h for the port and link conventions and invariants). The
  * arrays are allocated once here and freed by mpp_topo_free. */
-#include "topology.h"
+#include "topologies/topology.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../core/param.h"
-#include "../core/strbuf.h"
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/base/strbuf.h"
 
 #define MPP_TOPO_NODE 0x80000000u
 #define MPP_TOPO_NONE 0xffffffffu

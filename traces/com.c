@@ -2,7 +2,7 @@
  * sorting, checking, copying. File I/O is in traces/comio.c, generators in
  * traces/gen.c. Invariants (mpp_com_check): entries sorted by (src, dst),
  * strictly increasing, src != dst, both < n, units > 0, nnz <= cap. */
-#include "com.h"
+#include "traces/com.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
+#include "core/base/err.h"
 
 typedef struct mpp_com_entry {
     uint32_t src, dst;

@@ -37,7 +37,7 @@
  *      in the same directory, fsync, rename); its output is a pure function
  *      of the sequence (gzip header without name or time stamp).
  */
-#include "com.h"
+#include "traces/com.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -49,8 +49,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../core/strbuf.h"
-#include "lineio.h"
+#include "core/base/strbuf.h"
+#include "traces/lineio.h"
 
 #define LINE_CHARS 4096           /* longest line accepted, without its end */
 #define HEADER "%%MatrixMarket matrix coordinate integer general"

@@ -37,14 +37,14 @@
  *   3. The result is a pure function of (n, d, units or msg_unit, seed),
  *      every row and column has exactly d non-zeros, mpp_com_check holds.
  */
-#include "com.h"
+#include "traces/com.h"
 
 #include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rng.h"
+#include "core/base/rng.h"
 
 #define MAX_SIZE_UNITS 32  /* random-nonuniform: sizes 1..32 units */
 #define SWITCHES_PER_ENTRY 10

@@ -19,7 +19,7 @@
  *      doubles when less than a CHUNK is free.
  *   4. line is the number of lines returned; errors about input not yet
  *      returned name line + 1. */
-#include "lineio.h"
+#include "traces/lineio.h"
 
 #include <errno.h>
 #include <inttypes.h>

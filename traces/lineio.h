@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/err.h"
+#include "core/base/err.h"
 
 /* An open file, its read-ahead buffer and the number of the last line. */
 typedef struct mpp_lines mpp_lines;

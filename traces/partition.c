@@ -32,7 +32,7 @@
  *      (MPP_EFORMAT), or says why the file cannot be read (MPP_EIO).
  *   4. Partition and COM files are written atomically (.NAME.tmp, fsync,
  *      rename), and their bytes are a function of the partition alone. */
-#include "partition.h"
+#include "traces/partition.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -45,8 +45,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../core/strbuf.h"
-#include "lineio.h"
+#include "core/base/strbuf.h"
+#include "traces/lineio.h"
 
 #ifdef MPP_HAVE_METIS
 #include <metis.h>

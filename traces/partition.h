@@ -24,8 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "com.h"
+#include "core/base/err.h"
+#include "traces/com.h"
 
 /* An undirected graph in compressed rows (the layout METIS takes). The
  * neighbours of v are adj[xadj[v] .. xadj[v + 1]), 0-based, sorted, without

@@ -4,7 +4,7 @@
  * or gzip); a truncated or corrupt gzip stream is an error.
  * Invariants: a read trace has every node id < nodes, and the op trace's
  * operations are of known codes with peers < nodes. */
-#include "trace.h"
+#include "traces/trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../core/sim.h"
-#include "../core/strbuf.h"
-#include "lineio.h"
+#include "core/sim.h"
+#include "core/base/strbuf.h"
+#include "traces/lineio.h"
 
 #define LINE_MAX_LEN 4096
 

@@ -25,8 +25,8 @@
 
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../core/program.h"
+#include "core/base/err.h"
+#include "core/program.h"
 
 typedef struct mpp_msg_trace_entry {
     double issue;         /* in the trace's time unit */

@@ -1,4 +1,4 @@
-/* core/experiment.c — YAML experiments: load, resolve, expand sweeps, dump
+/* core/config/experiment.c — YAML experiments: load, resolve, expand sweeps, dump
  * (see experiment.h).
  *
  * What it models: an experiment file is a description of a family of runs.
@@ -118,7 +118,7 @@
  *      is at most MPP_BLOB_SIZE, and blobs filled from their schemas;
  *   3. seeds[] are pairwise distinct; cfg[p * nseeds + s].seed == seeds[s].
  */
-#include "experiment.h"
+#include "core/config/experiment.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -126,9 +126,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfgtree.h"
-#include "../algorithms/schedule.h"
-#include "preset.h"
+#include "core/config/cfgtree.h"
+#include "algorithms/schedule.h"
+#include "core/config/preset.h"
 
 /* ----------------------------------------------------------- the schemas */
 

@@ -1,6 +1,6 @@
-/* core/preset.c — lookup of the embedded machine presets (see preset.h;
+/* core/config/preset.c — lookup of the embedded machine presets (see preset.h;
  * the table itself is generated into presets_data.c). */
-#include "preset.h"
+#include "core/config/preset.h"
 
 #include <string.h>
 

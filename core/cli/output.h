@@ -1,4 +1,4 @@
-/* core/output.h — result files of an experiment (mpp_output_*).
+/* core/cli/output.h — result files of an experiment (mpp_output_*).
  *
  * The front end (core/cli.c) collects one mpp_output_run per run of an
  * experiment, in process or from worker processes, and hands the whole array
@@ -26,17 +26,17 @@
  * reads back); non-finite doubles are empty CSV fields and JSON null.
  *
  * Library code: nothing here prints or exits. */
-#ifndef MPP_CORE_OUTPUT_H
-#define MPP_CORE_OUTPUT_H
+#ifndef MPP_CORE_CLI_OUTPUT_H
+#define MPP_CORE_CLI_OUTPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "experiment.h"
-#include "sim.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/config/experiment.h"
+#include "core/sim.h"
+#include "core/base/strbuf.h"
 
 /* One non-zero entry of the measured traffic matrix. */
 typedef struct mpp_output_flow {

@@ -1,4 +1,4 @@
-/* core/cmd_schedule.c — the `schedule` command (cmd_schedule.h).
+/* core/cli/cmd_schedule.c — the `schedule` command (cmd_schedule.h).
  *
  *   parse args --bad--> usage error, exit 2
  *       |
@@ -22,7 +22,7 @@
  * Invariants:
  *   1. stdout carries only results; errors go to stderr.
  *   2. Every schedule is checked with mpp_schedule_check before it counts. */
-#include "cmd_schedule.h"
+#include "core/cli/cmd_schedule.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,11 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algorithms/schedule.h"
-#include "../traces/com.h"
-#include "cfgtree.h"
-#include "cli.h"
-#include "strbuf.h"
+#include "algorithms/schedule.h"
+#include "traces/com.h"
+#include "core/config/cfgtree.h"
+#include "core/cli/cli.h"
+#include "core/base/strbuf.h"
 
 const char mpp_cmd_schedule_help[] =
     "usage: mppnet schedule --alg NAME [--seed X] [--json] [key=value ...] FILE\n"

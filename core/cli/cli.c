@@ -1,4 +1,4 @@
-/* core/cli.c — the mppnet command line: argument parsing, the progress bar,
+/* core/cli/cli.c — the mppnet command line: argument parsing, the progress bar,
  * the summary table, worker processes for `run -j N`, and the mapping of
  * MPP_E* codes to exit statuses. The only module that prints.
  *
@@ -34,7 +34,7 @@
  *   3. stdout carries only results (table, JSON, lists); progress, notes and
  *      errors go to stderr, the bar only when stderr is a terminal.
  */
-#include "cli.h"
+#include "core/cli/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -53,16 +53,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cmd_com.h"
-#include "cmd_replay.h"
-#include "cmd_schedule.h"
-#include "experiment.h"
-#include "output.h"
-#include "plot.h"
-#include "preset.h"
-#include "sim.h"
-#include "strbuf.h"
+#include "core/cli/bench.h"
+#include "core/cli/cmd_com.h"
+#include "core/cli/cmd_replay.h"
+#include "core/cli/cmd_schedule.h"
+#include "core/config/experiment.h"
+#include "core/cli/output.h"
+#include "core/cli/plot.h"
+#include "core/config/preset.h"
+#include "core/sim.h"
+#include "core/base/strbuf.h"
 
 #ifndef MPP_VERSION
 #define MPP_VERSION "0.1.0"

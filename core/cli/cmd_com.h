@@ -1,10 +1,10 @@
-/* core/cmd_com.h — the `mppnet com gen|info|convert` command (mpp_cmd_com).
+/* core/cli/cmd_com.h — the `mppnet com gen|info|convert` command (mpp_cmd_com).
  *
  * Part of the front end (core/cli.c dispatches to it): it prints, and it
  * turns MPP_E* codes into exit statuses (0 success, 2 bad usage or input).
  * The work is done by traces/com.h (files and generators). */
-#ifndef MPP_CORE_CMD_COM_H
-#define MPP_CORE_CMD_COM_H
+#ifndef MPP_CORE_CLI_CMD_COM_H
+#define MPP_CORE_CLI_CMD_COM_H
 
 /* Run `mppnet com ...`: argv[0] is "com", argv[1] the subcommand. Prints
  * results on stdout, errors on stderr as "mppnet: ..." (file errors as

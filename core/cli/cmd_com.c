@@ -1,4 +1,4 @@
-/* core/cmd_com.c — `mppnet com gen|info|convert`: generate, describe and
+/* core/cli/cmd_com.c — `mppnet com gen|info|convert`: generate, describe and
  * convert communication-matrix files (traces/com.h; docs/cli.md).
  *
  *   mpp_cmd_com --"gen"-----> cmd_gen:     parse flags, generate K matrices
@@ -14,8 +14,8 @@
  *      "mppnet: ..." line (file errors "mppnet: FILE:LINE: ...").
  *   3. Exit status 0 on success, mpp_err_exit_status (2) otherwise.
  */
-#include "cmd_com.h"
-#include "../traces/partition.h"
+#include "core/cli/cmd_com.h"
+#include "traces/partition.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/base/strbuf.h"
 #include "traces/com.h"
 
 const char mpp_cmd_com_help[] =

@@ -1,6 +1,6 @@
-/* core/err.c — the mpp_err helpers (see err.h). Messages are truncated, never
+/* core/base/err.c — the mpp_err helpers (see err.h). Messages are truncated, never
  * overflowed, at sizeof msg. */
-#include "err.h"
+#include "core/base/err.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* core/experiment.h — YAML experiments (mpp_experiment_*).
+/* core/config/experiment.h — YAML experiments (mpp_experiment_*).
  *
  * An experiment file (schema in docs/config.md) is read with libyaml into a
  * tree that keeps every node's line and column, command-line overrides
@@ -12,16 +12,16 @@
  * Errors are MPP_EINVAL (or MPP_EIO for an unreadable file) with a message
  * "FILE:LINE:COLUMN: what is wrong, what was expected"; for an override the
  * location is "command line: key=value". */
-#ifndef MPP_CORE_EXPERIMENT_H
-#define MPP_CORE_EXPERIMENT_H
+#ifndef MPP_CORE_CONFIG_EXPERIMENT_H
+#define MPP_CORE_CONFIG_EXPERIMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "sim.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/sim.h"
+#include "core/base/strbuf.h"
 
 typedef struct mpp_experiment mpp_experiment;
 

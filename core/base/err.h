@@ -1,4 +1,4 @@
-/* core/err.h — error reporting shared by every module.
+/* core/base/err.h — error reporting shared by every module.
  *
  * Library code never prints and never exits: a function that can fail returns
  * 0 or a negative MPP_E* code and fills a caller-owned mpp_err with a message
@@ -6,8 +6,8 @@
  * parameter at fault, and what was expected). Only main() turns codes into
  * exit statuses: MPP_EDEADLOCK and MPP_ERUN are "the run failed" (exit 1),
  * everything else is bad usage or input (exit 2). */
-#ifndef MPP_CORE_ERR_H
-#define MPP_CORE_ERR_H
+#ifndef MPP_CORE_BASE_ERR_H
+#define MPP_CORE_BASE_ERR_H
 
 #include <stdarg.h>
 

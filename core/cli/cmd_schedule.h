@@ -1,4 +1,4 @@
-/* core/cmd_schedule.h — `mppnet schedule`: run a scheduler on a matrix
+/* core/cli/cmd_schedule.h — `mppnet schedule`: run a scheduler on a matrix
  * (mpp_cmd_schedule*).
  *
  * Two forms (see mpp_cmd_schedule_help):
@@ -11,8 +11,8 @@
  *       object with --json, deterministic except its "timing" member).
  * key=value sets a parameter of the scheduler's schema (`cutoff=median`).
  * Part of the command line: it prints, and returns an exit status. */
-#ifndef MPP_CORE_CMD_SCHEDULE_H
-#define MPP_CORE_CMD_SCHEDULE_H
+#ifndef MPP_CORE_CLI_CMD_SCHEDULE_H
+#define MPP_CORE_CLI_CMD_SCHEDULE_H
 
 /* The help text (static storage). */
 extern const char mpp_cmd_schedule_help[];

@@ -1,6 +1,6 @@
-/* core/strbuf.c — growable string builder (see strbuf.h). Invariant:
+/* core/base/strbuf.c — growable string builder (see strbuf.h). Invariant:
  * s[len] == '\0' and len < cap whenever cap > 0. */
-#include "strbuf.h"
+#include "core/base/strbuf.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* core/rng.h — deterministic random streams.
+/* core/base/rng.h — deterministic random streams.
  *
  * One master seed; every stochastic component (a node's traffic source, a
  * router's routing choices, a scheduler) owns a stream derived from
@@ -6,8 +6,8 @@
  * which components run or on the number of worker threads. The generator is
  * xoshiro256** (Blackman & Vigna), small and fast; draws are only made where a
  * choice is made. All functions are hot-path inline helpers and cannot fail. */
-#ifndef MPP_CORE_RNG_H
-#define MPP_CORE_RNG_H
+#ifndef MPP_CORE_BASE_RNG_H
+#define MPP_CORE_BASE_RNG_H
 
 #include <stdint.h>
 

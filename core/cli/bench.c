@@ -1,4 +1,4 @@
-/* core/bench.c — the fixed benchmark workloads (see bench.h).
+/* core/cli/bench.c — the fixed benchmark workloads (see bench.h).
  *
  * Each workload is a table row turned into experiment text (the topology's
  * compact form goes through its ops->parse_short, like `mppnet sim
@@ -15,7 +15,7 @@
  *      (plus the few pages the child inherits from the parent).
  *   2. Library code: nothing prints, nothing exits except the child's _exit.
  */
-#include "bench.h"
+#include "core/cli/bench.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "core/config/experiment.h"
 
 /* wait4 is BSD, not POSIX; glibc declares it only with _DEFAULT_SOURCE. */
 pid_t wait4(pid_t pid, int *status, int options, struct rusage *rusage);

@@ -1,4 +1,4 @@
-/* core/param.h — parameter schemas.
+/* core/base/param.h — parameter schemas.
  *
  * Every configurable part (the network, the workload, each topology, routing
  * and traffic-pattern plug-in) describes its configuration as a table of
@@ -8,8 +8,8 @@
  * type, out of range -> file:line:column), fills the struct, and prints the
  * resolved configuration from the same tables. Nothing reads configuration
  * after setup. */
-#ifndef MPP_CORE_PARAM_H
-#define MPP_CORE_PARAM_H
+#ifndef MPP_CORE_BASE_PARAM_H
+#define MPP_CORE_BASE_PARAM_H
 
 #include <stddef.h>
 #include <stdint.h>

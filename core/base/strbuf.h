@@ -1,10 +1,10 @@
-/* core/strbuf.h — a growable string builder (mpp_sb_*), used to build
+/* core/base/strbuf.h — a growable string builder (mpp_sb_*), used to build
  * reports, JSON and CSV text before it is written in one piece. Functions
  * append and never fail visibly: on allocation failure the buffer is marked
  * failed (sb->failed) and further appends are ignored; callers check
  * mpp_sb_ok() once at the end. Not for the hot path. */
-#ifndef MPP_CORE_STRBUF_H
-#define MPP_CORE_STRBUF_H
+#ifndef MPP_CORE_BASE_STRBUF_H
+#define MPP_CORE_BASE_STRBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* core/cfgtree.h — YAML documents as trees with source locations (mpp_cfgtree_*).
+/* core/config/cfgtree.h — YAML documents as trees with source locations (mpp_cfgtree_*).
  *
  * A configuration file is read with libyaml into a tree of nodes: mappings
  * (ordered key/value pairs, keys are scalars, no duplicates), sequences and
@@ -20,16 +20,16 @@
  * schema row describes, with the row's checks (type, range, enum choices,
  * size and time units) and error messages "WHERE: key 'a.b': expected ...,
  * got '...'". */
-#ifndef MPP_CORE_CFGTREE_H
-#define MPP_CORE_CFGTREE_H
+#ifndef MPP_CORE_CONFIG_CFGTREE_H
+#define MPP_CORE_CONFIG_CFGTREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "param.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/base/strbuf.h"
 
 typedef struct mpp_cfgnode mpp_cfgnode;
 

@@ -1,4 +1,4 @@
-/* core/cfgtree.c — YAML documents as located trees (see cfgtree.h).
+/* core/config/cfgtree.c — YAML documents as located trees (see cfgtree.h).
  *
  * Reading: libyaml's event parser (yaml_parser_parse) drives a recursive
  * descent, parse_node(), that turns every SCALAR / SEQUENCE_START /
@@ -25,7 +25,7 @@
  *   3. every node owns its origin, text, arrays and children (a tree, no
  *      sharing), so mpp_cfgtree_free releases each exactly once.
  */
-#include "cfgtree.h"
+#include "core/config/cfgtree.h"
 
 #include <assert.h>
 #include <errno.h>

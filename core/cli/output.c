@@ -1,4 +1,4 @@
-/* core/output.c — result files: CSV and JSON text built in an mpp_sb, then
+/* core/cli/output.c — result files: CSV and JSON text built in an mpp_sb, then
  * written atomically (see output.h for the file formats).
  *
  * Data: an array of mpp_output_run, one per run of the experiment, indexed
@@ -14,7 +14,7 @@
  *      DIR/.NAME.tmp, is fsync'd and renamed over DIR/NAME.
  *   3. Nothing here prints or exits; failures come back as MPP_E* + mpp_err.
  */
-#include "output.h"
+#include "core/cli/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

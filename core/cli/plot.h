@@ -1,4 +1,4 @@
-/* core/plot.h — `mppnet plot`: gnuplot plots of a results.csv (mpp_plot_*).
+/* core/cli/plot.h — `mppnet plot`: gnuplot plots of a results.csv (mpp_plot_*).
  *
  * Two layers:
  *   - a library part that never prints: mpp_plot_table_* parses a
@@ -17,14 +17,14 @@
  * separated by two blank lines, each starting with "# LABEL" then
  * "# x y saturated rows" and rows "x y saturated(0/1) rows-averaged",
  * sorted by x when x is a sweep axis, else in run order; OUT.gp draws them (`cd DIR && gnuplot OUT.gp`). */
-#ifndef MPP_CORE_PLOT_H
-#define MPP_CORE_PLOT_H
+#ifndef MPP_CORE_CLI_PLOT_H
+#define MPP_CORE_CLI_PLOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "err.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/base/strbuf.h"
 
 /* A parsed CSV file: a header and rows of text fields (opaque). */
 typedef struct mpp_plot_table mpp_plot_table;

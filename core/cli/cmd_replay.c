@@ -1,9 +1,9 @@
-/* core/cmd_replay.c — `mppnet replay`: run one run of an experiment, record
+/* core/cli/cmd_replay.c — `mppnet replay`: run one run of an experiment, record
  * its operation trace or message trace, or replay such a trace on the
  * experiment's machine (see cmd_replay.h and docs/cli.md). The front end:
  * it prints and returns exit statuses (0 ok, 1 the run failed, 2 bad usage
  * or input). */
-#include "cmd_replay.h"
+#include "core/cli/cmd_replay.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
-#include "sim.h"
-#include "../traces/trace.h"
+#include "core/config/experiment.h"
+#include "core/sim.h"
+#include "traces/trace.h"
 
 static const char help[] =
     "usage: mppnet replay EXP.yaml [options] [key.path=value ...]\n"

@@ -1,4 +1,4 @@
-/* core/bench.h — the fixed benchmark workloads of `mppnet bench` (mpp_bench_*).
+/* core/cli/bench.h — the fixed benchmark workloads of `mppnet bench` (mpp_bench_*).
  *
  * Five workloads, each built as a small experiment text
  * (so they go through the same configuration path as user experiments) and
@@ -16,16 +16,16 @@
  *      is delivered (offered is NaN, accepted and latency_mean are the
  *      packet statistics over the whole run)
  * Library code: nothing here prints. */
-#ifndef MPP_CORE_BENCH_H
-#define MPP_CORE_BENCH_H
+#ifndef MPP_CORE_CLI_BENCH_H
+#define MPP_CORE_CLI_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "sim.h"
-#include "strbuf.h"
+#include "core/base/err.h"
+#include "core/sim.h"
+#include "core/base/strbuf.h"
 
 /* What one workload measured. Rates are per wall second of mpp_sim_run
  * (network construction excluded). */

@@ -1,4 +1,4 @@
-/* core/plot.c — `mppnet plot`: read a results.csv, pick columns, group rows
+/* core/cli/plot.c — `mppnet plot`: read a results.csv, pick columns, group rows
  * into curves, write a gnuplot script and its data file, run gnuplot.
  *
  * Pipeline (library part, no printing):
@@ -30,7 +30,7 @@
  *      (first appearance, then x), doubles through mpp_sb_double.
  *   3. A curve has at least one point; a plot has at least one curve.
  */
-#include "plot.h"
+#include "core/cli/plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -44,7 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "core/cli/output.h"
 
 #define RATE_AXIS "workload.rate"   /* the axis result columns vary along */
 #define SAT_COLUMN "saturated"

@@ -1,12 +1,12 @@
-/* core/preset.h — machine presets shipped inside the program (mpp_preset_*).
+/* core/config/preset.h — machine presets shipped inside the program (mpp_preset_*).
  *
  * The presets are the YAML files experiments/machines/NAME.yaml, embedded
  * at build time (scripts/embed_presets.py writes presets_data.c), so the
  * binary needs no data files. `machine: NAME` in an experiment applies the
  * preset's network: and node: sections under the experiment's own keys
  * (core/experiment.c). */
-#ifndef MPP_CORE_PRESET_H
-#define MPP_CORE_PRESET_H
+#ifndef MPP_CORE_CONFIG_PRESET_H
+#define MPP_CORE_CONFIG_PRESET_H
 
 #include <stddef.h>
 

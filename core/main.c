@@ -1,4 +1,0 @@
-/* core/main.c — the mppnet binary: everything is in core/cli.c. */
-#include "cli.h"
-
-int main(int argc, char **argv) { return mpp_cli_main(argc, argv); }
