@@ -19,8 +19,8 @@
 #include "core/base/err.h"
 #include "core/base/rng.h"
 #include "core/sim.h"
-#include "routers/routing.h"
-#include "topologies/topology.h"
+#include "core/route.h"
+#include "core/topo.h"
 
 #define MPP_NONE 0xffffffffu
 #define MPP_FLIT_HEAD 2u

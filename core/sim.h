@@ -22,8 +22,8 @@
 #include "core/base/param.h"
 #include "core/program.h"
 #include "core/traffic.h"
-#include "routers/routing.h"
-#include "topologies/topology.h"
+#include "core/route.h"
+#include "core/topo.h"
 
 typedef enum mpp_flow { MPP_FLOW_WORMHOLE = 0, MPP_FLOW_CUT_THROUGH = 1 } mpp_flow;
 typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1 } mpp_alloc;

@@ -1,4 +1,6 @@
-/* core/traffic.h — synthetic traffic patterns (mpp_traffic_*).
+/* core/traffic.h — the ops table of the traffic-pattern family, and a
+ * pattern made ready for one network (mpp_traffic_*). The patterns are
+ * plug-ins in algorithms/patterns.c.
  *
  * A pattern maps a source to a destination, on logical process ids
  * 0..n-1 (placement maps them to physical nodes afterwards). Fixed patterns
@@ -16,7 +18,7 @@
 #include "core/base/err.h"
 #include "core/base/param.h"
 #include "core/base/rng.h"
-#include "topologies/topology.h"
+#include "core/topo.h"
 
 typedef struct mpp_pattern_ops mpp_pattern_ops;
 
@@ -56,9 +58,5 @@ static inline uint32_t mpp_traffic_dest(const mpp_traffic *tr, uint32_t src, mpp
 }
 
 void mpp_traffic_free(mpp_traffic *tr);
-
-/* The registry of patterns (in traffic.c): by name or alias, and all. */
-const mpp_pattern_ops *mpp_pattern_find(const char *name);
-const mpp_pattern_ops *const *mpp_pattern_all(void);
 
 #endif

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "core/config/experiment.h"
+#include "topologies/topology.h"
+#include "routers/routing.h"
+#include "algorithms/patterns.h"
 
 static int failures;
 

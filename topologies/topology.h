@@ -1,119 +1,13 @@
-/* topologies/topology.h — the topology plug-in family (mpp_topo_*).
- *
- * A topology plug-in builds an mpp_topo: the routers, their ports and how
- * every port is wired, the processing nodes and the links by which each node
- * attaches to routers, and the minimal distance between two nodes. The engine
- * (core/network.c) turns this description into channels; routing plug-ins
- * read it (coordinates in dims[], port conventions documented per topology).
- *
- * Port numbering: router r owns global ports port_base[r] .. port_base[r+1]-1;
- * local port p of router r is global port port_base[r] + p. Each global port
- * is both an input and an output (links are pairs of unidirectional
- * channels). port_peer[g] says what the port is wired to:
- *   - another router's global port (a value < MPP_TOPO_NODE),
- *   - MPP_TOPO_NODE | l: node link l (the link's node injects into this port
- *     and this port ejects into the node),
- *   - MPP_TOPO_NONE: unconnected (e.g. the edges of a mesh).
- * Node n owns links node_link_base[n] .. node_link_base[n+1]-1; link l is
- * attached to router global port link_port[l].
- *
- * Invariants (checked by mpp_topo_check):
- *   1. port_peer is symmetric: peer(peer(g)) == g for router-router ports;
- *   2. link_port[l] has port_peer == MPP_TOPO_NODE | l;
- *   3. every node has at least one link.
- */
+/* topologies/topology.h — the topology plug-in family: the registry
+ * (mpp_topo_find, mpp_topo_all). The ops table and the topology
+ * description are the engine's (core/topo.h); each file of this folder
+ * implements one table, registered in topologies/registry.c. */
 #ifndef MPP_TOPOLOGIES_TOPOLOGY_H
 #define MPP_TOPOLOGIES_TOPOLOGY_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include "core/topo.h"
 
-#include "core/base/err.h"
-#include "core/base/param.h"
-#include "core/base/strbuf.h"
-
-#define MPP_TOPO_NODE 0x80000000u
-#define MPP_TOPO_NONE 0xffffffffu
-
-/* Topology kinds, so routing plug-ins can declare what they support without
- * comparing names. */
-typedef enum mpp_topo_kind {
-    MPP_TOPO_MESH = 1,
-    MPP_TOPO_HYPERCUBE = 2,
-    MPP_TOPO_FATTREE = 3
-} mpp_topo_kind;
-
-typedef struct mpp_topo_ops mpp_topo_ops;
-
-typedef struct mpp_topo {
-    const mpp_topo_ops *ops;
-    mpp_topo_kind kind;
-    uint32_t nodes;         /* processing nodes */
-    uint32_t routers;
-    uint32_t ports;         /* total router ports */
-    uint32_t links;         /* total node links */
-    uint32_t max_radix;     /* largest port count of any router */
-    uint32_t dims[8];       /* kind-specific shape: mesh {cols, rows};
-                               hypercube {n}; fat tree see its file */
-    uint32_t *port_base;    /* [routers + 1] */
-    uint32_t *port_peer;    /* [ports] */
-    uint32_t *port_router;  /* [ports]: the router owning the port */
-    uint32_t *node_link_base; /* [nodes + 1] */
-    uint32_t *link_port;    /* [links] */
-    uint32_t *link_node;    /* [links] */
-    void *priv;             /* plug-in data, freed by ops->destroy */
-} mpp_topo;
-
-/* A topology plug-in (STYLE rule 5). setup fills t from cfg (a struct of
- * schema.size bytes filled from schema); it allocates the arrays with
- * mpp_topo_alloc. distance and port_name must not fail. destroy may be NULL
- * (then priv must be NULL). */
-struct mpp_topo_ops {
-    const char *name;
-    const char *help;
-    mpp_schema schema;
-    /* Turn the compact command-line form ("8x8" for a mesh, "10" for a
-     * hypercube) into "key=value" lines of the plug-in's own keys
-     * ("rows=8\ncols=8\n"), appended to out. NULL: no short form. */
-    int (*parse_short)(const char *args, struct mpp_sb *out, mpp_err *err);
-    int (*setup)(mpp_topo *t, const void *cfg, mpp_err *err);
-    /* Minimal number of inter-router links between nodes a and b. */
-    uint32_t (*distance)(const mpp_topo *t, uint32_t a, uint32_t b);
-    /* A short name of router r's local port p ("E", "dim3", "up1"). */
-    void (*port_name)(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len);
-    void (*destroy)(mpp_topo *t);
-};
-
-/* Allocate the port and link arrays of t for `routers` routers with
- * radix[r] ports each and `nodes` nodes with links_per_node[n] links each
- * (a NULL links_per_node means one link per node). Ports start unconnected.
- * Returns 0 or MPP_ENOMEM. */
-int mpp_topo_alloc(mpp_topo *t, uint32_t routers, const uint32_t *radix,
-                   uint32_t nodes, const uint32_t *links_per_node, mpp_err *err);
-
-/* Wire router r port p to router q port s (both directions). */
-void mpp_topo_connect(mpp_topo *t, uint32_t r, uint32_t p, uint32_t q, uint32_t s);
-
-/* Attach node n's link k to router r port p. */
-void mpp_topo_attach(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p);
-
-/* Build the topology ops->name with configuration cfg into t. On failure t
- * holds nothing. */
-int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_err *err);
-
-/* Release everything t owns. Safe on a zeroed or already-freed t. */
-void mpp_topo_free(mpp_topo *t);
-
-/* Check the wiring invariants above; true when they hold. */
-bool mpp_topo_check(const mpp_topo *t);
-
-/* Global port of router r's local port p. */
-static inline uint32_t mpp_topo_gport(const mpp_topo *t, uint32_t r, uint32_t p)
-{
-    return t->port_base[r] + p;
-}
-
-/* The registry (topologies/registry.c). */
+/* The topology called name, or NULL. */
 const mpp_topo_ops *mpp_topo_find(const char *name);
 /* NULL-terminated list of all registered topologies. */
 const mpp_topo_ops *const *mpp_topo_all(void);

@@ -16,6 +16,9 @@
  *   2. Library code: nothing prints, nothing exits except the child's _exit.
  */
 #include "core/cli/bench.h"
+#include "topologies/topology.h"
+#include "routers/routing.h"
+#include "algorithms/patterns.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -35,6 +35,9 @@
  *      errors go to stderr, the bar only when stderr is a terminal.
  */
 #include "core/cli/cli.h"
+#include "topologies/topology.h"
+#include "routers/routing.h"
+#include "algorithms/patterns.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -119,6 +119,9 @@
  *   3. seeds[] are pairwise distinct; cfg[p * nseeds + s].seed == seeds[s].
  */
 #include "core/config/experiment.h"
+#include "topologies/topology.h"
+#include "routers/routing.h"
+#include "algorithms/patterns.h"
 
 #include <assert.h>
 #include <inttypes.h>

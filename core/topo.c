@@ -1,7 +1,7 @@
-/* topologies/topology.c — shared construction of topology descriptions
- * (see topology.h for the port and link conventions and invariants). The
+/* core/topo.c — shared construction of topology descriptions
+ * (see topo.h for the port and link conventions and invariants). The
  * arrays are allocated once here and freed by mpp_topo_free. */
-#include "topologies/topology.h"
+#include "core/topo.h"
 
 #include <stdlib.h>
 #include <string.h>
