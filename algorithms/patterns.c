@@ -345,3 +345,16 @@ const mpp_pattern_ops *mpp_pattern_find(const char *name)
 }
 
 const mpp_pattern_ops *const *mpp_pattern_all(void) { return all; }
+
+static const void *fam_find(const char *name) { return mpp_pattern_find(name); }
+static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
+static const char *fam_name(const void *ops) { return ((const mpp_pattern_ops *)ops)->name; }
+static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_pattern_ops *)ops)->schema; }
+
+const mpp_family mpp_pattern_family = {
+    .what = "traffic pattern",
+    .find = fam_find,
+    .at = fam_at,
+    .name = fam_name,
+    .schema = fam_schema,
+};

@@ -9,20 +9,10 @@
 
 static int add(mpp_replay *r, uint32_t n, mpp_op op, mpp_err *err)
 {
-    if (r->prog[n].len == r->cap[n]) {
-        uint32_t cap = r->cap[n] ? r->cap[n] * 2 : 8;
-        mpp_op *p = realloc(r->ops[n], cap * sizeof *p);
-        if (!p)
-            return mpp_err_set(err, MPP_ENOMEM, "out of memory building node programs");
-        r->ops[n] = p;
-        r->cap[n] = cap;
-        r->prog[n].ops = p;
-    }
-    r->ops[n][r->prog[n].len++] = op;
-    return 0;
+    return mpp_progbuild_add(&r->pb, n, op, err);
 }
 
-static int load_com(mpp_com *c, const mpp_synth_config *w, uint32_t nodes, uint64_t seed,
+static int load_com(mpp_com *c, const mpp_replay_config *w, uint32_t nodes, uint64_t seed,
                     mpp_err *err)
 {
     if (w->com[0]) {
@@ -63,7 +53,7 @@ static int load_com(mpp_com *c, const mpp_synth_config *w, uint32_t nodes, uint6
     return 0;
 }
 
-int mpp_replay_prepare(mpp_replay *r, const mpp_synth_config *w, int paradigm, uint32_t nodes,
+int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, uint32_t nodes,
                        uint64_t seed, mpp_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -72,14 +62,8 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_synth_config *w, int paradigm, u
     int rc = load_com(&r->com, w, nodes, seed, err);
     if (rc)
         return rc;
-    r->n = nodes;
-    r->prog = calloc(nodes, sizeof *r->prog);
-    r->ops = calloc(nodes, sizeof *r->ops);
-    r->cap = calloc(nodes, sizeof *r->cap);
-    if (!r->prog || !r->ops || !r->cap) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    if ((rc = mpp_progbuild_init(&r->pb, nodes, err)))
         goto fail;
-    }
     const mpp_sched_ops *ops = w->scheduler;
     if (ops->runtime) {
         if ((rc = ops->runtime(&r->com, w->sched_cfg.b, seed, nodes, &r->rt, err)))
@@ -116,7 +100,7 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_synth_config *w, int paradigm, u
                                          .bytes = m->units * unit}, err);
         }
         for (uint32_t p = 0; p < nodes && !rc; p++)
-            if (r->prog[p].len)
+            if (r->pb.prog[p].len)
                 rc = add(r, p, (mpp_op){.code = MPP_OP_WAIT}, err);
         if (rc)
             goto fail;
@@ -180,12 +164,7 @@ void mpp_replay_free(mpp_replay *r)
 {
     if (!r)
         return;
-    if (r->ops)
-        for (uint32_t p = 0; p < r->n; p++)
-            free(r->ops[p]);
-    free(r->ops);
-    free(r->prog);
-    free(r->cap);
+    mpp_progbuild_free(&r->pb);
     mpp_schedule_free(&r->sched);
     if (r->rt.destroy)
         r->rt.destroy(r->rt.ud);

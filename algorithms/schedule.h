@@ -73,6 +73,8 @@ struct mpp_sched_ops {
 
 const mpp_sched_ops *mpp_sched_find(const char *name);
 const mpp_sched_ops *const *mpp_sched_all(void);
+/* The family, for schemas (MPP_PT_PLUGIN rows) and the configuration layer. */
+extern const mpp_family mpp_sched_family;
 
 /* Check that s is a valid schedule of com: every phase a partial
  * permutation, the parts of every entry adding up exactly to it, nothing

@@ -64,10 +64,10 @@ static uint32_t pow2_above(uint32_t x)
     return w;
 }
 
-int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_err *err)
+int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
+                 uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err)
 {
     memset(n, 0, sizeof *n);
-    const mpp_net_config *nc = &cfg->net;
     n->topo = t;
     n->routing = nc->routing;
     n->routing_cfg = nc->routing_cfg.b;
@@ -83,7 +83,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->L = t->links;
     n->NE = t->ports + t->links;
     n->shuffle = nc->shuffle_order;
-    mpp_rng_init(&n->shuffle_rng, cfg->seed, MPP_RNG_SHUFFLE, 0);
+    mpp_rng_init(&n->shuffle_rng, seed, MPP_RNG_SHUFFLE, 0);
 
     if (n->message_classes < 1)
         return mpp_err_set(err, MPP_EINVAL, "network: message_classes must be at least 1");
@@ -112,11 +112,6 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
                            n->message_classes == 1 ? "" : "es", n->route_classes,
                            n->route_classes == 1 ? "" : "es", n->V);
     n->vcs_per_class = n->V / classes;
-    if (n->flow == MPP_FLOW_CUT_THROUGH && cfg->workload != MPP_WL_MANUAL &&
-        cfg->synth.packet_flits > n->B)
-        return mpp_err_set(err, MPP_EINVAL,
-                           "network: cut-through needs buffer_flits (%u) >= packet_flits (%u)",
-                           n->B, cfg->synth.packet_flits);
     if (n->routing->setup) {
         int rc = n->routing->setup(t, n->routing_cfg, &n->routing_priv, err);
         if (rc)
@@ -132,20 +127,18 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
     n->nic_model = nc->nic == MPP_NIC_MODEL;
     uint32_t fifo_flits = 0;
     if (n->nic_model) {
-        const mpp_node_config *nd = &cfg->node;
-        if (nd->recv_fifo_packets < 1 || nd->word_bits < 1 || nd->flit_bits < 1)
+        if (fifo_packets < 1 || packet_flits < 1)
             return mpp_err_set(err, MPP_EINVAL,
-                               "node: recv_fifo_packets, word_bits and flit_bits must be at least 1");
-        uint64_t full = ((1 + (uint64_t)nd->payload_words) * nd->word_bits + nd->flit_bits - 1) /
-                        nd->flit_bits;
+                               "network: nic: model needs a receive FIFO of at least one packet");
         /* each of a node's links reserves in its own share of the FIFO (at
          * least one packet), so links never contend for the same space */
         uint32_t maxl = 1;
         for (uint32_t v = 0; v < t->nodes; v++)
             if (t->node_link_base[v + 1] - t->node_link_base[v] > maxl)
                 maxl = t->node_link_base[v + 1] - t->node_link_base[v];
-        uint64_t per = nd->recv_fifo_packets / maxl;
-        fifo_flits = (uint32_t)((per ? per : 1) * full);
+        uint64_t per = fifo_packets / maxl;
+        fifo_flits = (uint32_t)((per ? per : 1) * packet_flits);
+        n->fifo_flits = fifo_flits;
         n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
     }
     n->buf = xcalloc((size_t)P * V * B, sizeof *n->buf, &ok);
@@ -231,7 +224,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_e
         n->iout[i] = n->iovc[i] = MPP_NONE;
     for (uint32_t r = 0; r < R; r++) {
         n->active_pos[r] = MPP_NONE;
-        mpp_rng_init(&n->rrng[r], cfg->seed, MPP_RNG_ROUTER, r);
+        mpp_rng_init(&n->rrng[r], seed, MPP_RNG_ROUTER, r);
     }
     for (uint32_t l = 0; l < n->L; l++)
         n->lpkt[l] = MPP_NONE;

@@ -18,7 +18,8 @@
 
 #include "core/base/err.h"
 #include "core/base/rng.h"
-#include "core/sim.h"
+#include "core/base/strbuf.h"
+#include "core/sections.h"
 #include "core/route.h"
 #include "core/topo.h"
 
@@ -91,6 +92,7 @@ typedef struct mpp_net {
     bool nic_model;               /* ejection limited by receive-FIFO credits */
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
                                      FIFO is shared by a node's links in equal parts */
+    uint32_t fifo_flits;          /* each link's share, flits (nic_model) */
 
     /* input VCs [P * V] */
     uint32_t *buf;                /* [P * V * B] flit words */
@@ -160,9 +162,13 @@ typedef struct mpp_net {
     mpp_rng shuffle_rng;
 } mpp_net;
 
-/* Build the network for cfg on topology t (t must outlive the network).
- * Checks VC classes against the routing's needs. Returns 0 or an error. */
-int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_sim_config *cfg, mpp_err *err);
+/* Build the network of section nc on topology t (t must outlive the
+ * network); seed derives the routers' streams. With nc->nic == model each
+ * node link's ejection is limited by its share of a receive FIFO of
+ * fifo_packets packets of packet_flits flits. Checks VC classes against
+ * the routing's needs. Returns 0 or an error. */
+int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
+                 uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err);
 void mpp_net_free(mpp_net *n);
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */

@@ -148,6 +148,7 @@ struct mpp_node_ctx {
 
 struct mpp_nodes {
     mpp_node_config cfg;
+    mpp_packetizer pk;
     mpp_am_handler handler;
     mpp_app_start app_start;
     void *handler_ud;
@@ -293,30 +294,18 @@ static void wake(mpp_nodes *ns, uint32_t n, uint64_t at)
 
 /* --- create / destroy -------------------------------------------------------- */
 
-uint32_t mpp_nodes_packet_flits(const mpp_nodes *ns, uint64_t data_bytes, bool control)
+mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, uint32_t N,
+                            mpp_net *net, mpp_srcq *q, mpp_nodes_push_fn push, void *ud,
+                            const mpp_op *const *prog, const uint32_t *len, mpp_err *err)
 {
-    const mpp_node_config *c = &ns->cfg;
-    uint64_t words = control ? c->payload_words
-                             : (data_bytes * 8 + c->word_bits - 1) / c->word_bits;
-    uint64_t bits = (1 + words) * c->word_bits;
-    return (uint32_t)((bits + c->flit_bits - 1) / c->flit_bits);
-}
-
-mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net, mpp_srcq *q,
-                            mpp_nodes_push_fn push, void *ud, const mpp_op *const *prog,
-                            const uint32_t *len, mpp_err *err)
-{
-    const mpp_node_config *c = &cfg->node;
-    if (!(cfg->net.net_mhz > 0) || !(c->cpu_mhz > 0)) {
+    if (!(env->net_mhz > 0) || !(c->cpu_mhz > 0)) {
         mpp_err_set(err, MPP_EINVAL,
                     "node programs need both clocks: network.net_mhz and node.cpu_mhz must be > 0");
         return NULL;
     }
-    if (c->interfaces < 1 || c->send_fifo_packets < 1 || c->recv_fifo_packets < 1 ||
-        c->payload_words < 1 || c->word_bits < 1 || c->flit_bits < 1) {
+    if (c->interfaces < 1 || c->send_fifo_packets < 1 || c->recv_fifo_packets < 1) {
         mpp_err_set(err, MPP_EINVAL,
-                    "node: interfaces, FIFO depths, payload_words, word_bits and flit_bits must "
-                    "all be at least 1");
+                    "node: interfaces and FIFO depths must all be at least 1");
         return NULL;
     }
     mpp_nodes *ns = calloc(1, sizeof *ns);
@@ -325,9 +314,10 @@ mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net,
         return NULL;
     }
     ns->cfg = *c;
+    ns->pk = *env->pk;
     ns->N = N;
     ns->MC = c->interfaces;
-    ns->nk = (uint64_t)llround(cfg->net.net_mhz * 1000.0);
+    ns->nk = (uint64_t)llround(env->net_mhz * 1000.0);
     ns->ck = (uint64_t)llround(c->cpu_mhz * 1000.0);
     if (ns->nk == 0 || ns->ck == 0) {
         free(ns);
@@ -338,21 +328,18 @@ mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net,
     ns->q = q;
     ns->push = push;
     ns->ud = ud;
-    ns->record = cfg->record_ops;
-    ns->handler = cfg->am_handler;
-    ns->app_start = cfg->app_start;
-    ns->handler_ud = cfg->am_handler_ud;
-    ns->model = cfg->net.nic == MPP_NIC_MODEL;
+    ns->record = env->record_ops;
+    ns->model = env->nic_model;
     ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
     ns->recv_cap = ns->model ? c->recv_fifo_packets : UINT32_MAX;
-    ns->payload_bytes = c->payload_words * c->word_bits / 8;
-    ns->ctrl_flits = mpp_nodes_packet_flits(ns, 0, true);
+    ns->payload_bytes = ns->pk.payload_bytes;
+    ns->ctrl_flits = ns->pk.full_flits;
     ns->full_flits = ns->ctrl_flits;
     ns->nodes = calloc(N, sizeof *ns->nodes);
     ns->rx = calloc((size_t)N * ns->MC, sizeof *ns->rx);
     ns->heap_cap = N + 16;
     ns->heap = malloc(ns->heap_cap * sizeof *ns->heap);
-    if (!ns->nodes || !ns->rx || !ns->heap || ns->payload_bytes == 0)
+    if (!ns->nodes || !ns->rx || !ns->heap)
         goto oom;
     for (uint32_t n = 0; n < N; n++) {
         node *nd = &ns->nodes[n];
@@ -424,7 +411,7 @@ static uint32_t new_msg(mpp_nodes *ns, uint32_t src, const mpp_op *op, uint64_t 
     m->dst = op->peer;
     m->tag = op->tag;
     m->bytes = op->bytes;
-    m->npk = op->bytes ? (uint32_t)((op->bytes + ns->payload_bytes - 1) / ns->payload_bytes) : 1;
+    m->npk = (uint32_t)mpp_packet_count(&ns->pk, op->bytes);
     m->paradigm = op->paradigm;
     m->recv = NONE;
     m->issue = now;
@@ -598,8 +585,7 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
     if (kind == PK_DATA || kind == PK_PUT) {
         uint64_t off = (uint64_t)m->written * ns->payload_bytes;
         uint64_t left = m->bytes > off ? m->bytes - off : 0;
-        flits = mpp_nodes_packet_flits(ns, left < ns->payload_bytes ? left : ns->payload_bytes,
-                                       false);
+        flits = mpp_packet_flits(&ns->pk, left < ns->payload_bytes ? left : ns->payload_bytes);
     } else {
         flits = ns->ctrl_flits;
     }
@@ -737,6 +723,13 @@ int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag)
 int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag)
 {
     return handler_send(ctx, dst, bytes, tag, MPP_PARADIGM_AM_PUT);
+}
+
+void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start start, void *ud)
+{
+    ns->handler = handler;
+    ns->app_start = start;
+    ns->handler_ud = ud;
 }
 
 void mpp_node_app_done(mpp_node_ctx *ctx) { ctx->ns->nodes[ctx->n].app_done = true; }
@@ -1071,6 +1064,46 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
 uint64_t mpp_nodes_next_wake(const mpp_nodes *ns) { return ns->heap_n ? ns->heap[0].at : NEVER; }
 
 bool mpp_nodes_done(const mpp_nodes *ns) { return ns->unfinished == 0; }
+
+bool mpp_nodes_check(const mpp_nodes *ns)
+{
+    const mpp_net *net = ns->net;
+    uint32_t unfinished = 0;
+    for (uint32_t n = 0; n < ns->N; n++) {
+        const node *nd = &ns->nodes[n];
+        unfinished += nd->state != ST_DONE;
+        if (nd->pc > nd->nops)
+            return false;
+        for (uint32_t c = 0; c < ns->MC; c++) {
+            /* a send FIFO never holds more than its depth (nic: model) */
+            if (ns->model && ns->q[(size_t)n * ns->MC + c].count > ns->send_cap)
+                return false;
+            /* what waits unread in a receive FIFO is covered by what its
+             * links reserved there */
+            const ring *rg = &ns->rx[(size_t)n * ns->MC + c];
+            uint64_t held = 0;
+            for (uint32_t i = 0; i < rg->n; i++) {
+                const mpp_packet *p = &net->pkt[rg->h[(rg->head + i) % rg->cap]];
+                if (p->dst != n || p->mclass != c)
+                    return false;
+                held += p->flits;
+            }
+            if (ns->model) {
+                uint64_t reserved = 0;
+                const mpp_topo *t = net->topo;
+                for (uint32_t l = t->node_link_base[n]; l < t->node_link_base[n + 1]; l++) {
+                    uint32_t free_flits = net->ej_credits[(size_t)l * net->message_classes + c];
+                    if (free_flits > net->fifo_flits)
+                        return false;
+                    reserved += net->fifo_flits - free_flits;
+                }
+                if (held > reserved)
+                    return false;
+            }
+        }
+    }
+    return unfinished == ns->unfinished;
+}
 
 bool mpp_nodes_oom(const mpp_nodes *ns) { return ns->oom; }
 

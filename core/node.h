@@ -16,10 +16,12 @@
 #include <stdint.h>
 
 #include "core/base/err.h"
-#include "core/network.h"
-#include "core/sim.h"
-#include "core/program.h"
 #include "core/base/strbuf.h"
+#include "core/network.h"
+#include "core/packet.h"
+#include "core/program.h"
+#include "core/results.h"
+#include "core/sections.h"
 
 typedef struct mpp_nodes mpp_nodes;
 
@@ -28,22 +30,30 @@ typedef struct mpp_nodes mpp_nodes;
  * when out of memory. */
 typedef bool (*mpp_nodes_push_fn)(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
 
+/* What the node layer needs besides its own section. */
+typedef struct mpp_nodes_env {
+    double net_mhz;               /* the network clock (network.net_mhz) */
+    bool nic_model;               /* network.nic: model (FIFO depths apply) */
+    bool record_ops;              /* record every operation started */
+    const mpp_packetizer *pk;     /* how messages become packets */
+} mpp_nodes_env;
+
 /* Create the processors for N nodes with programs prog[n][0..len[n]-1]
  * (copied). q are the send FIFOs [N x interfaces] (owned by the caller and
  * filled through push), net the network (for the packet pool and the
  * receive-FIFO credits). Fails with MPP_EINVAL (no clock, a zero size) or
  * MPP_ENOMEM. */
-mpp_nodes *mpp_nodes_create(const mpp_sim_config *cfg, uint32_t N, mpp_net *net, mpp_srcq *q,
-                            mpp_nodes_push_fn push, void *ud, const mpp_op *const *prog,
-                            const uint32_t *len, mpp_err *err);
+mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, uint32_t N,
+                            mpp_net *net, mpp_srcq *q, mpp_nodes_push_fn push, void *ud,
+                            const mpp_op *const *prog, const uint32_t *len, mpp_err *err);
+
+/* The applications' callbacks (handler, MPP_OP_APP start) and their data. */
+void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start start,
+                            void *ud);
 
 /* True when an allocation failed while running (the run must stop). */
 bool mpp_nodes_oom(const mpp_nodes *ns);
 void mpp_nodes_destroy(mpp_nodes *ns);
-
-/* Flits of a packet of `data_bytes` payload (0 for a control packet, which
- * is sent full size). */
-uint32_t mpp_nodes_packet_flits(const mpp_nodes *ns, uint64_t data_bytes, bool control);
 
 /* The network delivered the tail of packet handle h to node n in cycle c
  * (the packet is complete in the receive FIFO). */
@@ -59,6 +69,12 @@ uint64_t mpp_nodes_next_wake(const mpp_nodes *ns);
 
 /* True when every program has finished. */
 bool mpp_nodes_done(const mpp_nodes *ns);
+
+/* Invariant checker (FIFO counts): no send FIFO above its depth, every
+ * packet in a receive FIFO addressed to it and covered by the space its
+ * links reserved, the count of unfinished programs. O(nodes + packets
+ * waiting). */
+bool mpp_nodes_check(const mpp_nodes *ns);
 
 /* Fill the messages-workload fields of r. */
 void mpp_nodes_results(const mpp_nodes *ns, mpp_sim_result *r);

@@ -1,12 +1,14 @@
 /* core/program.h — node programs: the operations a node processor runs
- * (mpp_op). Programs come from the messages workload (core/sim.c), from
- * algorithms through mpp_sim_config.programs, and from operation traces.
- * The semantics of each operation and paradigm are in core/node.c and
- * docs/machines.md. Types only. */
+ * (mpp_op), and a builder that grows every node's program (mpp_progbuild_*).
+ * Workloads build programs (messages, schedules, traces) and hand them to
+ * the engine with mpp_sim_programs. The semantics of each operation and
+ * paradigm are in core/node.c and docs/machines.md. */
 #ifndef MPP_CORE_PROGRAM_H
 #define MPP_CORE_PROGRAM_H
 
 #include <stdint.h>
+
+#include "core/base/err.h"
 
 /* Operations of a node program. */
 typedef enum mpp_op_code {
@@ -70,5 +72,20 @@ typedef struct mpp_program {
     const mpp_op *ops;
     uint32_t len;
 } mpp_program;
+
+/* Programs of n nodes being built: prog[i] is node i's program so far (its
+ * ops owned by the builder). */
+typedef struct mpp_progbuild {
+    uint32_t n;
+    mpp_program *prog;  /* [n] */
+    uint32_t *cap;      /* [n] ops allocated per node */
+} mpp_progbuild;
+
+/* Start n empty programs. Fails with MPP_ENOMEM (b then holds nothing). */
+int mpp_progbuild_init(mpp_progbuild *b, uint32_t n, mpp_err *err);
+/* Append op to node's program (node < n). Returns 0 or MPP_ENOMEM. */
+int mpp_progbuild_add(mpp_progbuild *b, uint32_t node, mpp_op op, mpp_err *err);
+/* Free everything b owns; a zeroed builder is fine. */
+void mpp_progbuild_free(mpp_progbuild *b);
 
 #endif

@@ -1,9 +1,14 @@
-/* core/sim.c — one simulation: workload sources, ejection, statistics and the
- * cycle loop around the network (core/network.c).
+/* core/sim.c — one simulation: the workload's sources, ejection,
+ * statistics and the cycle loop around the network (core/network.c) and
+ * the node processors (core/node.c).
  *
- * Data: per node a growable source queue (packets by creation cycle, SPEC 2),
- * a traffic stream and a route-state stream; a dense list of nodes with
- * something to inject; exact latency histograms of the measured packets.
+ * Data: per node a growable source queue per message class (packets by
+ * creation cycle, SPEC 2), a traffic stream and a route-state stream; a
+ * dense list of nodes with something to inject; exact latency histograms
+ * of the measured packets. The workload (core/workload.h) is reached only
+ * through its ops table: setup installs open-loop sources, packets or node
+ * programs through the services of sim.h, on_packet sees delivered
+ * packets, finish adds the columns only it knows.
  *
  * One cycle (cycle_once), in a fixed order that cannot change results:
  *   1. mpp_net_deliver  — credits and flits due now land; ejected tails are
@@ -12,57 +17,84 @@
  *                         input and per output;
  *   3. injection        — every active node link sends at most one flit;
  *                         a packet created in cycle t is injectable from t+1;
- *   4. generation       — synthetic sources draw Bernoulli(rate / flits);
- *   5. watchdog         — no flit moved for watchdog_cycles while work
- *                         remains: stop with a deadlock report.
+ *   4. processors       — every node processor due this cycle acts;
+ *   5. generation       — open-loop sources draw Bernoulli(rate / flits);
+ *   6. watchdog         — no flit moved for watchdog_cycles while work
+ *                         remains: stop with a deadlock report;
+ *   7. invariants       — debug builds: assert(mpp_sim_check) every
+ *                         MPP_SIM_CHECK_EVERY cycles.
  *
- * Synthetic runs (SPEC 2): warm-up, measurement window [W, W + M) (packets
- * created inside it are measured; ejected flits inside it are the accepted
- * throughput), then drain until every measured packet is delivered or
- * drain_factor x M more cycles have passed. Sources keep injecting while
- * draining, as BookSim does, so measured packets see the same load.
+ * How a run ends (mpp_sim_run), by the work installed, not by workload:
  *
- * Invariants: queued == sum of source queue lengths; a node is in the
- * active list iff one of its links has work; manual_outstanding == packets
- * sent with mpp_sim_send and not yet delivered.
+ *   open-loop sources --> warm-up --> window [W, W+M) --> drain: until the
+ *                         measured packets are delivered or drain_factor x M
+ *   node programs -----> until every program finished and no packet waits
+ *                         or travels; the clock jumps over idle stretches
+ *                         to the next processor event
+ *   packets only ------> until every packet is delivered
+ *
+ * Open-loop runs (SPEC 2): packets created inside the window are measured;
+ * ejected flits inside it are the accepted throughput. Sources keep
+ * injecting while draining, as BookSim does, so measured packets see the
+ * same load.
+ *
+ * Invariants (mpp_sim_check, with the network's and the processors'):
+ *   1. queued == sum of source queue lengths;
+ *   2. a node is in the active list iff one of its links has work;
+ *   3. outstanding == packets sent with mpp_sim_send and not yet delivered.
  */
 #include "core/sim.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/base/strbuf.h"
 #include "core/network.h"
 #include "core/node.h"
-#include "algorithms/replay.h"
 #include "core/stats.h"
-#include "core/base/strbuf.h"
+#include "core/workload.h"
 
 struct mpp_sim {
     mpp_sim_config cfg;
     mpp_topo topo;
     mpp_net net;
-    mpp_traffic traffic;
-    bool traffic_ready;
+    mpp_packetizer pk;
     uint32_t N;
     uint32_t MC;           /* source queues per node (message classes used) */
     mpp_srcq *srcq;        /* [N x MC] */
-    mpp_nodes *nodes;      /* messages / schedule workloads: the processors, else NULL */
-    uint32_t phases;       /* schedule workload: phases of the schedule */
-    uint64_t sched_steps;
-    mpp_replay replay;     /* schedule workload: the COM, schedule, protocol state */
-    uint64_t nodes_done_at;
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
-    uint32_t *phys;        /* [N] logical -> physical */
-    uint32_t *logical;     /* [N] physical -> logical */
     uint32_t *nact;        /* dense list of nodes with injection work */
     uint32_t *nact_pos;    /* [N] */
     uint32_t nnact;
     uint64_t queued;       /* entries in all source queues */
+    /* the workload */
+    const mpp_workload_ops *wl;
+    void *wl_priv;
+    /* open-loop sources (mpp_sim_open_loop) */
+    bool open;
+    mpp_traffic traffic;
+    bool traffic_ready;
+    uint32_t *phys;        /* [N] logical -> physical */
+    uint32_t *logical;     /* [N] physical -> logical */
     uint64_t thresh;       /* Bernoulli threshold for one packet per cycle */
+    uint32_t packet_flits;
+    double rate;
+    uint64_t measure;
+    uint32_t drain_factor;
+    /* node programs (mpp_sim_programs) */
+    mpp_nodes *nodes;
+    mpp_am_handler handler;
+    mpp_app_start app_start;
+    void *handler_ud;
+    uint64_t nodes_done_at;
+    /* packet callback of API users */
+    mpp_packet_fn on_packet;
+    void *on_packet_ud;
     /* measurement */
     uint64_t wstart, wend; /* window [wstart, wend) */
     uint64_t *node_ejected;/* [N] flits ejected in the window */
@@ -73,19 +105,31 @@ struct mpp_sim {
     uint64_t *matrix;      /* [N * N] or NULL */
     uint32_t *chan_out;    /* channel index -> output endpoint */
     size_t nchan;
-    uint64_t manual_outstanding; /* packets queued by mpp_sim_send or a permutation, not delivered */
+    uint64_t outstanding;  /* packets queued by mpp_sim_send, not delivered */
     uint64_t packets_delivered;
-    /* permutation workload: one message per sending node */
-    uint32_t nmsg;
-    uint32_t *msg_left;    /* [nmsg] packets not yet delivered */
-    mpp_hist msg_lat;      /* completion cycles of the messages */
-    double lower_bound;
     bool oom;
     mpp_sim_result res;
     mpp_sb report;
 };
 
+static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
+
 /* --- ejection ------------------------------------------------------------- */
+
+static void packet_hooks(mpp_sim *s, const mpp_packet *p, uint64_t cycle, bool measured)
+{
+    if (!s->on_packet && !(s->wl && s->wl->on_packet))
+        return;
+    mpp_packet_record rec = {
+        .src = p->src, .dst = p->dst, .flits = p->flits, .hops = p->hops,
+        .created = p->created, .injected = p->injected, .delivered = cycle,
+        .tag = p->tag, .measured = measured,
+    };
+    if (s->wl && s->wl->on_packet)
+        s->wl->on_packet(s->wl_priv, &rec);
+    if (s->on_packet)
+        s->on_packet(s->on_packet_ud, &rec);
+}
 
 static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
 {
@@ -106,14 +150,7 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_total, cycle - p->created);
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
-        if (s->cfg.on_packet) {
-            mpp_packet_record rec = {
-                .src = p->src, .dst = p->dst, .flits = p->flits, .hops = p->hops,
-                .created = p->created, .injected = p->injected, .delivered = cycle,
-                .tag = p->tag, .measured = true,
-            };
-            s->cfg.on_packet(s->cfg.on_packet_ud, &rec);
-        }
+        packet_hooks(s, p, cycle, true);
         mpp_nodes_arrive(s->nodes, node, flit >> 2, cycle);
         return;
     }
@@ -123,318 +160,165 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
     }
-    if (s->cfg.workload != MPP_WL_SYNTHETIC)
-        s->manual_outstanding--;
-    if (s->msg_left && --s->msg_left[p->tag] == 0)
-        mpp_hist_add(&s->msg_lat, cycle);
-    if (s->cfg.on_packet) {
-        mpp_packet_record rec = {
-            .src = p->src, .dst = p->dst, .flits = p->flits, .hops = p->hops,
-            .created = p->created, .injected = p->injected, .delivered = cycle,
-            .tag = p->tag, .measured = p->measured != 0,
-        };
-        s->cfg.on_packet(s->cfg.on_packet_ud, &rec);
-    }
+    if (!s->open)
+        s->outstanding--;
+    packet_hooks(s, p, cycle, p->measured != 0);
     uint32_t h = flit >> 2;
     s->net.pkt[h].next_free = s->net.free_head;
     s->net.free_head = h;
     s->net.pool_used--;
 }
 
-/* --- permutation workload ------------------------------------------------- */
+/* --- services for workloads ------------------------------------------------- */
 
-static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
-static bool node_push(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
+const mpp_sim_config *mpp_sim_config_get(const mpp_sim *s) { return &s->cfg; }
+const mpp_topo *mpp_sim_topology(const mpp_sim *s) { return &s->topo; }
+const mpp_packetizer *mpp_sim_packetizer(const mpp_sim *s) { return &s->pk; }
 
-/* Lower bound on the time to deliver the flits in flits[src * N + dst]:
- * the larger of the ejection bound (the busiest destination accepts one flit
- * per cycle per ejection channel) and the bisection bound (the flits that
- * must cross a bisection, per direction, divided by the channels crossing it
- * in that direction). Bisections: a mesh's middle column cut and middle row
- * cut; each dimension of a hypercube. 0 for other topologies' bisections. */
-static double permutation_bound(const mpp_sim *s, const uint64_t *dst_flits,
-                                const uint32_t *src, const uint32_t *dst, const uint64_t *fl,
-                                uint32_t n)
+int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err)
 {
-    const mpp_topo *t = &s->topo;
-    double ej = 0, bis = 0;
-    for (uint32_t d = 0; d < s->N; d++) {
-        uint32_t links = t->node_link_base[d + 1] - t->node_link_base[d];
-        double b = (double)dst_flits[d] / links;
-        if (b > ej)
-            ej = b;
-    }
-    if (t->kind == MPP_TOPO_MESH) {
-        uint32_t C = t->dims[0], R = t->dims[1];
-        for (int dim = 0; dim < 2; dim++) {
-            uint32_t ext = dim ? R : C, width = dim ? C : R;
-            if (ext < 2)
-                continue;
-            uint64_t lr = 0, rl = 0;
-            for (uint32_t m = 0; m < n; m++) {
-                uint32_t a = dim ? src[m] / C : src[m] % C, b = dim ? dst[m] / C : dst[m] % C;
-                if (a < ext / 2 && b >= ext / 2)
-                    lr += fl[m];
-                else if (a >= ext / 2 && b < ext / 2)
-                    rl += fl[m];
-            }
-            double bb = (double)(lr > rl ? lr : rl) / width;
-            if (bb > bis)
-                bis = bb;
-        }
-    } else if (t->kind == MPP_TOPO_HYPERCUBE) {
-        for (uint32_t d = 0; d < t->dims[0]; d++) {
-            uint64_t up = 0, down = 0;
-            for (uint32_t m = 0; m < n; m++)
-                if ((src[m] ^ dst[m]) & (1u << d)) {
-                    if (src[m] & (1u << d))
-                        down += fl[m];
-                    else
-                        up += fl[m];
-                }
-            double bb = (double)(up > down ? up : down) / (s->N / 2);
-            if (bb > bis)
-                bis = bb;
-        }
-    }
-    return ej > bis ? ej : bis;
+    if (s->open || s->nodes || s->queued)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "open-loop sources cannot be combined with other work");
+    if (!ol->pattern)
+        return mpp_err_set(err, MPP_EINVAL, "workload names no traffic pattern");
+    if (ol->packet_flits < 1 || ol->measure < 1)
+        return mpp_err_set(err, MPP_EINVAL, "workload: packet_flits and measure must be at least 1");
+    if (!(ol->rate >= 0.0 && ol->rate <= 1.0))
+        return mpp_err_set(err, MPP_EINVAL, "workload: rate must be between 0 and 1 flits/node/cycle");
+    if (s->net.flow == MPP_FLOW_CUT_THROUGH && ol->packet_flits > s->net.B)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "network: cut-through needs buffer_flits (%u) >= packet_flits (%u)",
+                           s->net.B, ol->packet_flits);
+    if (mpp_traffic_init(&s->traffic, ol->pattern, ol->pattern_cfg, &s->topo, s->cfg.run.seed,
+                         err))
+        return err ? err->code : MPP_EINVAL;
+    s->traffic_ready = true;
+    s->phys = calloc(s->N, sizeof *s->phys);
+    s->logical = calloc(s->N, sizeof *s->logical);
+    if (!s->phys || !s->logical)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    mpp_place(ol->placement, s->cfg.run.seed, s->N, s->phys, s->logical);
+    s->open = true;
+    s->rate = ol->rate;
+    s->packet_flits = ol->packet_flits;
+    s->thresh = mpp_rng_threshold(ol->rate / ol->packet_flits);
+    s->measure = ol->measure;
+    s->drain_factor = ol->drain_factor;
+    s->wstart = ol->warmup;
+    s->wend = ol->warmup + ol->measure;
+    return 0;
 }
 
-/* Queue every node's message to its partner at cycle 0 (a node whose
- * partner is itself sends nothing: it would not use the network). */
-static int setup_permutation(mpp_sim *s, mpp_err *err)
+void mpp_sim_window(mpp_sim *s, uint64_t start, uint64_t end)
 {
-    const mpp_synth_config *sc = &s->cfg.synth;
+    if (!s->open) {
+        s->wstart = start;
+        s->wend = end;
+    }
+}
+
+int mpp_sim_send(mpp_sim *s, uint32_t src, uint32_t dst, uint32_t flits, uint64_t tag, mpp_err *err)
+{
+    if (s->open)
+        return mpp_err_set(err, MPP_EINVAL, "mpp_sim_send: open-loop sources are installed");
+    if (src >= s->N || dst >= s->N || flits < 1)
+        return mpp_err_set(err, MPP_EINVAL, "packet %u->%u of %u flits: no such node or empty",
+                           src, dst, flits);
+    if (s->net.flow == MPP_FLOW_CUT_THROUGH && flits > s->net.B)
+        return mpp_err_set(err, MPP_EINVAL, "cut-through needs packets of at most buffer_flits (%u) flits",
+                           s->net.B);
+    mpp_src_entry e = {.created = s->net.cycle, .tag = tag, .dst = dst, .flits = flits,
+                       .mclass = 0, .measured = 1};
+    if (!enqueue(s, src, &e))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    s->measured_created++;
+    s->created_flits += flits;
+    s->outstanding++;
+    return 0;
+}
+
+/* The node layer writes a packet into a send FIFO. */
+static bool node_push(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e)
+{
+    mpp_sim *s = ud;
+    (void)cls;
+    s->measured_created++;
+    s->created_flits += e->flits;
+    return enqueue(s, node, e);
+}
+
+int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
+{
     uint32_t N = s->N;
-    s->msg_left = calloc(N, sizeof *s->msg_left);
-    uint32_t *src = calloc(N, sizeof *src), *dst = calloc(N, sizeof *dst);
-    uint64_t *fl = calloc(N, sizeof *fl), *dst_flits = calloc(N, sizeof *dst_flits);
+    if (s->nodes || s->open)
+        return mpp_err_set(err, MPP_EINVAL, "node programs are already installed, or open-loop "
+                                            "sources are");
+    if (s->net.flow == MPP_FLOW_CUT_THROUGH && s->pk.full_flits > s->net.B)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "network: cut-through needs buffer_flits (%u) >= the %u flits of a "
+                           "full packet",
+                           s->net.B, s->pk.full_flits);
+    if (s->cfg.node.interfaces > s->MC)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "node programs on %u NIC interfaces need a workload that declares "
+                           "MPP_WL_NODES (one message class per interface)",
+                           s->cfg.node.interfaces);
+    const mpp_op **ops = calloc(N, sizeof *ops);
+    uint32_t *len = calloc(N, sizeof *len);
+    if (!ops || !len) {
+        free(ops);
+        free(len);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
     int rc = 0;
-    if (!s->msg_left || !src || !dst || !fl || !dst_flits) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (uint32_t p = 0; p < N; p++) {
-        uint32_t d = s->phys[s->traffic.table[s->logical[p]]];
-        if (d == p)
-            continue;
-        uint32_t m = s->nmsg++;
-        src[m] = p;
-        dst[m] = d;
-        uint64_t npk = sc->bytes ? (sc->bytes + 15) / 16 : sc->packets;
-        if (npk > UINT32_MAX) {
-            rc = mpp_err_set(err, MPP_EINVAL, "workload: message of %llu packets is too large",
-                             (unsigned long long)npk);
-            goto out;
-        }
-        for (uint64_t k = 0; k < npk; k++) {
-            uint32_t flits = sc->packet_flits;
-            if (sc->bytes) {
-                uint64_t left = sc->bytes - k * 16;
-                flits = 1 + (uint32_t)((left >= 16 ? 16 : left) + 3) / 4;
-            }
-            mpp_src_entry e = {.created = 0, .tag = m, .dst = d, .flits = flits, .mclass = 0,
-                               .measured = 1};
-            if (!enqueue(s, p, &e)) {
-                rc = mpp_err_set(err, MPP_ENOMEM, "out of memory queueing messages");
-                goto out;
-            }
-            fl[m] += flits;
-            dst_flits[d] += flits;
-            s->created_flits += flits;
-            s->measured_created++;
-            s->manual_outstanding++;
-        }
-        s->msg_left[m] = (uint32_t)npk;
-    }
-    s->lower_bound = permutation_bound(s, dst_flits, src, dst, fl, s->nmsg);
-out:
-    free(src);
-    free(dst);
-    free(fl);
-    free(dst_flits);
-    return rc;
-}
-
-/* --- messages workload: node programs ---------------------------------------- */
-
-typedef struct progs {
-    mpp_op **op;
-    uint32_t *len, *cap;
-} progs;
-
-static bool add_op(progs *pg, uint32_t n, mpp_op op)
-{
-    if (pg->len[n] == pg->cap[n]) {
-        uint32_t cap = pg->cap[n] ? pg->cap[n] * 2 : 4;
-        mpp_op *p = realloc(pg->op[n], cap * sizeof *p);
-        if (!p)
-            return false;
-        pg->op[n] = p;
-        pg->cap[n] = cap;
-    }
-    pg->op[n][pg->len[n]++] = op;
-    return true;
-}
-
-/* Build every node's program from the workload's shape and paradigm:
- *   permutation: node p sends `bytes` to its partner d and receives from
- *     the node whose partner it is: sync SENDRECV(d, s); async IRECV(s),
- *     ISEND(d), WAIT; am / am_put IRECV(s), SEND(d), WAIT;
- *   gather: nodes 0..senders-1 (but the receiver) SEND to `receiver`, which
- *     posts one receive per sender (IRECV from any) and WAITs;
- *   list: every node first posts a receive for each message it gets (in
- *     list order), then sends its messages in order (blocking SENDs; ISENDs
- *     with async), then WAITs.
- * All programs start at cycle 0, the release of the barrier before them. */
-static int setup_programs(mpp_sim *s, mpp_err *err)
-{
-    const mpp_synth_config *w = &s->cfg.synth;
-    uint32_t N = s->N;
-    int rc = 0;
-    mpp_replay *rp = &s->replay;
-    progs pg = {calloc(N, sizeof *pg.op), calloc(N, sizeof *pg.len), calloc(N, sizeof *pg.cap)};
-    if (!pg.op || !pg.len || !pg.cap) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-        goto out;
-    }
-    uint8_t par = (uint8_t)w->paradigm;
-    bool async = w->paradigm == MPP_PARADIGM_ASYNC;
-    uint8_t send_code = async ? MPP_OP_ISEND : MPP_OP_SEND;
-    bool ok = true;
-    const mpp_program *given = s->cfg.programs;
-    if (s->cfg.workload == MPP_WL_SCHEDULE) {
-        if ((rc = mpp_replay_prepare(rp, w, w->paradigm, N, s->cfg.seed, err)))
-            goto out;
-        given = rp->prog;
-        s->phases = rp->sched.nphases;
-        s->sched_steps = rp->sched.steps;
-        if (!w->simulate)
-            goto out; /* schedule only: no processors, the run ends at once */
-        if (rp->rt.ud) {
-            /* a runtime protocol drives the processors through callbacks */
-            s->cfg.am_handler = rp->rt.handler;
-            s->cfg.app_start = rp->rt.start;
-            s->cfg.am_handler_ud = rp->rt.ud;
-        }
-    }
-    if (given) {
-        for (uint32_t p = 0; p < N && ok; p++)
-            for (uint32_t k = 0; k < given[p].len && ok; k++) {
-                const mpp_op *op = &given[p].ops[k];
-                bool peer = op->code == MPP_OP_SEND || op->code == MPP_OP_ISEND ||
-                            op->code == MPP_OP_SENDRECV || op->code == MPP_OP_AM ||
-                            ((op->code == MPP_OP_RECV || op->code == MPP_OP_IRECV) &&
-                             op->peer != MPP_ANY);
-                if ((peer && op->peer >= N) || (op->code == MPP_OP_SENDRECV && op->peer2 >= N) ||
-                    op->code > MPP_OP_APP) {
-                    rc = mpp_err_set(err, MPP_EINVAL,
-                                     "program of node %u, operation %u: bad operation or node", p,
-                                     k);
-                    goto out;
-                }
-                ok = add_op(&pg, p, *op);
-            }
-    } else if (w->shape == MPP_SHAPE_PERMUTATION) {
-        /* the pattern need not be one-to-one (single-random): a node posts
-         * one receive per node that sends to it */
-        uint32_t *nin = calloc(N, sizeof *nin);
-        if (!nin) {
-            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-            goto out;
-        }
-        uint32_t *dst = malloc(N * sizeof *dst), *one = malloc(N * sizeof *one);
-        if (!dst || !one) {
-            free(nin);
-            free(dst);
-            free(one);
-            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-            goto out;
-        }
-        for (uint32_t p = 0; p < N; p++) {
-            dst[p] = s->phys[s->traffic.table[s->logical[p]]];
-            if (dst[p] != p) {
-                nin[dst[p]]++;
-                one[dst[p]] = p;
-            }
-        }
-        for (uint32_t p = 0; p < N && ok; p++) {
-            bool sends = dst[p] != p;
-            mpp_op send = {.code = send_code, .paradigm = par, .peer = dst[p], .bytes = w->bytes};
-            if (par == MPP_PARADIGM_SYNC && sends && nin[p] == 1) {
-                mpp_op sr = {.code = MPP_OP_SENDRECV, .paradigm = par, .peer = dst[p],
-                             .peer2 = one[p], .bytes = w->bytes};
-                ok = add_op(&pg, p, sr);
-                continue;
-            }
-            for (uint32_t q = 0; q < N && ok && nin[p]; q++)
-                if (dst[q] == p && q != p)
-                    ok = add_op(&pg, p, (mpp_op){.code = MPP_OP_IRECV, .peer = q});
-            if (sends)
-                ok = ok && add_op(&pg, p, send);
-            if (nin[p] || async)
-                ok = ok && add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
-        }
-        free(nin);
-        free(dst);
-        free(one);
-    } else if (w->shape == MPP_SHAPE_GATHER) {
-        if (w->receiver >= N || w->senders > N) {
-            rc = mpp_err_set(err, MPP_EINVAL,
-                             "workload: gather needs receiver < %u and senders <= %u (got "
-                             "receiver %u, senders %u)",
-                             N, N, w->receiver, w->senders);
-            goto out;
-        }
-        uint32_t nsend = 0;
-        for (uint32_t p = 0; p < w->senders && ok; p++) {
-            if (p == w->receiver)
-                continue;
-            nsend++;
-            ok = add_op(&pg, p, (mpp_op){.code = send_code, .paradigm = par, .peer = w->receiver,
-                                         .bytes = w->bytes});
-            if (async)
-                ok = ok && add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
-        }
-        for (uint32_t k = 0; k < nsend && ok; k++)
-            ok = add_op(&pg, w->receiver, (mpp_op){.code = MPP_OP_IRECV, .peer = MPP_ANY});
-        if (nsend)
-            ok = ok && add_op(&pg, w->receiver, (mpp_op){.code = MPP_OP_WAIT});
-    } else {
-        const mpp_sendlist *l = &w->sends;
-        for (uint32_t i = 0; i < l->n; i++)
-            if (l->v[i].src >= N || l->v[i].dst >= N || l->v[i].src == l->v[i].dst) {
+    for (uint32_t p = 0; p < N && !rc; p++) {
+        ops[p] = prog[p].ops;
+        len[p] = prog[p].len;
+        for (uint32_t k = 0; k < prog[p].len; k++) {
+            const mpp_op *op = &prog[p].ops[k];
+            bool peer = op->code == MPP_OP_SEND || op->code == MPP_OP_ISEND ||
+                        op->code == MPP_OP_SENDRECV || op->code == MPP_OP_AM ||
+                        ((op->code == MPP_OP_RECV || op->code == MPP_OP_IRECV) &&
+                         op->peer != MPP_ANY);
+            if ((peer && op->peer >= N) || (op->code == MPP_OP_SENDRECV && op->peer2 >= N) ||
+                op->code > MPP_OP_APP) {
                 rc = mpp_err_set(err, MPP_EINVAL,
-                                 "workload.sends[%u]: [%u, %u, ...] needs two different nodes "
-                                 "below %u",
-                                 i, l->v[i].src, l->v[i].dst, N);
-                goto out;
+                                 "program of node %u, operation %u: bad operation or node", p, k);
+                break;
             }
-        for (uint32_t i = 0; i < l->n && ok; i++)
-            ok = add_op(&pg, l->v[i].dst, (mpp_op){.code = MPP_OP_IRECV, .peer = l->v[i].src});
-        for (uint32_t i = 0; i < l->n && ok; i++)
-            ok = add_op(&pg, l->v[i].src, (mpp_op){.code = send_code, .paradigm = par,
-                                                   .peer = l->v[i].dst, .bytes = l->v[i].bytes});
-        for (uint32_t p = 0; p < N && ok; p++)
-            if (pg.len[p])
-                ok = add_op(&pg, p, (mpp_op){.code = MPP_OP_WAIT});
+        }
     }
-    if (!ok) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory building the node programs");
-        goto out;
+    if (!rc) {
+        mpp_nodes_env env = {.net_mhz = s->cfg.net.net_mhz,
+                             .nic_model = s->cfg.net.nic == MPP_NIC_MODEL,
+                             .record_ops = s->cfg.run.record_ops,
+                             .pk = &s->pk};
+        s->nodes = mpp_nodes_create(&s->cfg.node, &env, N, &s->net, s->srcq, node_push, s,
+                                    ops, len, err);
+        if (!s->nodes)
+            rc = err ? err->code : MPP_EINVAL;
+        else
+            mpp_nodes_set_handlers(s->nodes, s->handler, s->app_start, s->handler_ud);
     }
-    s->nodes = mpp_nodes_create(&s->cfg, N, &s->net, s->srcq, node_push, s,
-                                (const mpp_op *const *)pg.op, pg.len, err);
-    if (!s->nodes)
-        rc = err ? err->code : MPP_EINVAL;
-out:
-    if (pg.op)
-        for (uint32_t n = 0; n < N; n++)
-            free(pg.op[n]);
-    free(pg.op);
-    free(pg.len);
-    free(pg.cap);
+    free(ops);
+    free(len);
     return rc;
+}
+
+void mpp_sim_handlers(mpp_sim *s, mpp_am_handler handler, mpp_app_start start, void *ud)
+{
+    s->handler = handler;
+    s->app_start = start;
+    s->handler_ud = ud;
+    if (s->nodes)
+        mpp_nodes_set_handlers(s->nodes, handler, start, ud);
+}
+
+void mpp_sim_on_packet(mpp_sim *s, mpp_packet_fn fn, void *ud)
+{
+    s->on_packet = fn;
+    s->on_packet_ud = ud;
 }
 
 /* --- create / destroy ------------------------------------------------------ */
@@ -447,8 +331,9 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         return NULL;
     }
     s->cfg = *cfg;
+    s->wl = cfg->workload.ops;
     s->MC = 1;
-    if (cfg->workload == MPP_WL_MESSAGES || cfg->workload == MPP_WL_SCHEDULE) {
+    if (s->wl && (s->wl->flags & MPP_WL_NODES)) {
         /* one message class per NIC interface */
         s->cfg.net.message_classes = cfg->node.interfaces ? cfg->node.interfaces : 1;
         s->MC = s->cfg.net.message_classes;
@@ -456,7 +341,6 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     mpp_sb_init(&s->report);
     mpp_hist_init(&s->lat_total);
     mpp_hist_init(&s->lat_net);
-    mpp_hist_init(&s->msg_lat);
     const mpp_sim_config *c = &s->cfg;
     if (!c->net.topo || !c->net.routing) {
         mpp_err_set(err, MPP_EINVAL, "configuration names no topology or router");
@@ -465,52 +349,21 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
-    if (c->net.nic == MPP_NIC_MODEL && c->workload != MPP_WL_MESSAGES &&
-        c->workload != MPP_WL_SCHEDULE) {
+    if (c->net.nic == MPP_NIC_MODEL && !(s->wl && (s->wl->flags & MPP_WL_NODES))) {
         mpp_err_set(err, MPP_EINVAL,
                     "network.nic: model needs processors to read the receive FIFOs: use it with "
-                    "workload type 'messages' or 'schedule' (or nic: ideal)");
+                    "a workload that runs node programs (messages, schedule, ...; mppnet list "
+                    "workloads) or nic: ideal");
         goto fail;
     }
-    if (c->workload != MPP_WL_MANUAL) {
-        if (!c->synth.pattern) {
-            mpp_err_set(err, MPP_EINVAL, "workload names no traffic pattern");
-            goto fail;
-        }
-        if (c->synth.packet_flits < 1 || c->synth.measure < 1) {
-            mpp_err_set(err, MPP_EINVAL, "workload: packet_flits and measure must be at least 1");
-            goto fail;
-        }
-        if (!(c->synth.rate >= 0.0 && c->synth.rate <= 1.0)) {
-            mpp_err_set(err, MPP_EINVAL, "workload: rate must be between 0 and 1 flits/node/cycle");
-            goto fail;
-        }
-        if (mpp_traffic_init(&s->traffic, c->synth.pattern, s->cfg.synth.pattern_cfg.b, &s->topo,
-                             c->seed, err))
-            goto fail;
-        s->traffic_ready = true;
-        s->thresh = mpp_rng_threshold(c->synth.rate / c->synth.packet_flits);
-        s->wstart = c->synth.warmup;
-        s->wend = c->synth.warmup + c->synth.measure;
-        if (c->workload == MPP_WL_PERMUTATION ||
-            (c->workload == MPP_WL_MESSAGES && c->synth.shape == MPP_SHAPE_PERMUTATION &&
-             !c->programs)) {
-            if (!s->traffic.table) {
-                mpp_err_set(err, MPP_EINVAL,
-                            "workload: pattern '%s' draws a destination per packet; a permutation "
-                            "workload needs a fixed pattern (transpose, bit-reversal, "
-                            "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
-                            c->synth.pattern->name);
-                goto fail;
-            }
-            s->wstart = 0;
-            s->wend = UINT64_MAX;
-        }
-    } else {
-        s->wstart = 0;
-        s->wend = UINT64_MAX;
-    }
-    if (mpp_net_init(&s->net, &s->topo, c, err))
+    if (mpp_packetizer_init(&s->pk, c->node.payload_words, c->node.word_bits, c->node.flit_bits,
+                            err))
+        goto fail;
+    s->wstart = 0;
+    s->wend = UINT64_MAX;
+    bool model = c->net.nic == MPP_NIC_MODEL;
+    if (mpp_net_init(&s->net, &s->topo, &c->net, c->run.seed, model ? c->node.recv_fifo_packets : 0,
+                     model ? s->pk.full_flits : 0, err))
         goto fail;
     s->net.on_eject = eject_cb;
     s->net.eject_ud = s;
@@ -519,40 +372,26 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     s->srcq = calloc((size_t)N * s->MC, sizeof *s->srcq);
     s->trng = calloc(N, sizeof *s->trng);
     s->srng = calloc(N, sizeof *s->srng);
-    s->phys = calloc(N, sizeof *s->phys);
-    s->logical = calloc(N, sizeof *s->logical);
     s->nact = calloc(N, sizeof *s->nact);
     s->nact_pos = calloc(N, sizeof *s->nact_pos);
     s->node_ejected = calloc(N, sizeof *s->node_ejected);
     s->chan_out = calloc(s->net.NE, sizeof *s->chan_out);
-    if (c->record_matrix)
+    if (c->run.record_matrix)
         s->matrix = calloc((size_t)N * N, sizeof *s->matrix);
-    if (!s->srcq || !s->trng || !s->srng || !s->phys || !s->logical || !s->nact ||
-        !s->nact_pos || !s->node_ejected || !s->chan_out ||
-        (c->record_matrix && !s->matrix)) {
+    if (!s->srcq || !s->trng || !s->srng || !s->nact || !s->nact_pos || !s->node_ejected ||
+        !s->chan_out || (c->run.record_matrix && !s->matrix)) {
         mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto fail;
     }
     for (uint32_t i = 0; i < N; i++) {
-        mpp_rng_init(&s->trng[i], c->seed, MPP_RNG_TRAFFIC, i);
-        mpp_rng_init(&s->srng[i], c->seed, MPP_RNG_SOURCE, i);
-        s->phys[i] = i;
+        mpp_rng_init(&s->trng[i], c->run.seed, MPP_RNG_TRAFFIC, i);
+        mpp_rng_init(&s->srng[i], c->run.seed, MPP_RNG_SOURCE, i);
         s->nact_pos[i] = MPP_NONE;
     }
-    if (c->workload != MPP_WL_MANUAL && c->synth.placement == MPP_PLACE_RANDOM) {
-        mpp_rng prng;
-        mpp_rng_init(&prng, c->seed, MPP_RNG_PLACEMENT, 0);
-        mpp_rng_shuffle(&prng, s->phys, N);
-    }
-    for (uint32_t i = 0; i < N; i++)
-        s->logical[s->phys[i]] = i;
     for (uint32_t o = 0; o < s->net.NE; o++)
         if (s->net.dst[o] != MPP_NONE)
             s->chan_out[s->nchan++] = o;
-    if (c->workload == MPP_WL_PERMUTATION && setup_permutation(s, err))
-        goto fail;
-    if ((c->workload == MPP_WL_MESSAGES || c->workload == MPP_WL_SCHEDULE) &&
-        setup_programs(s, err))
+    if (s->wl && s->wl->setup(s, s->cfg.workload.cfg.b, &s->wl_priv, err))
         goto fail;
     return s;
 fail:
@@ -564,8 +403,9 @@ void mpp_sim_destroy(mpp_sim *s)
 {
     if (!s)
         return;
+    if (s->wl && s->wl->destroy && s->wl_priv)
+        s->wl->destroy(s->wl_priv);
     mpp_nodes_destroy(s->nodes);
-    mpp_replay_free(&s->replay);
     if (s->srcq)
         for (uint32_t i = 0; i < s->N * s->MC; i++)
             mpp_srcq_free(&s->srcq[i]);
@@ -579,8 +419,6 @@ void mpp_sim_destroy(mpp_sim *s)
     free(s->node_ejected);
     free(s->matrix);
     free(s->chan_out);
-    free(s->msg_left);
-    mpp_hist_free(&s->msg_lat);
     mpp_net_free(&s->net);
     if (s->traffic_ready)
         mpp_traffic_free(&s->traffic);
@@ -613,16 +451,6 @@ static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
         s->res.peak_source_queue = q->count;
     node_activate(s, src);
     return true;
-}
-
-/* The node layer writes a packet into a send FIFO. */
-static bool node_push(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e)
-{
-    mpp_sim *s = ud;
-    (void)cls;
-    s->measured_created++;
-    s->created_flits += e->flits;
-    return enqueue(s, node, e);
 }
 
 static void inject_all(mpp_sim *s)
@@ -667,7 +495,7 @@ static void generate(mpp_sim *s)
 {
     uint64_t c = s->net.cycle;
     bool in_window = c >= s->wstart && c < s->wend;
-    uint32_t flits = s->cfg.synth.packet_flits;
+    uint32_t flits = s->packet_flits;
     for (uint32_t node = 0; node < s->N; node++) {
         if (mpp_rng_next(&s->trng[node]) >= s->thresh)
             continue;
@@ -684,7 +512,7 @@ static void generate(mpp_sim *s)
 }
 
 /* Returns 0, or MPP_EDEADLOCK / MPP_ENOMEM with err filled. */
-static int cycle_once(mpp_sim *s, bool gen, mpp_err *err)
+static int cycle_once(mpp_sim *s, mpp_err *err)
 {
     mpp_net *n = &s->net;
     n->count_channels = n->cycle >= s->wstart && n->cycle < s->wend;
@@ -699,7 +527,7 @@ static int cycle_once(mpp_sim *s, bool gen, mpp_err *err)
         if (!s->nodes_done_at && mpp_nodes_done(s->nodes))
             s->nodes_done_at = n->cycle + 1;
     }
-    if (gen)
+    if (s->open)
         generate(s);
     if (s->oom)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory growing a source queue at cycle %llu",
@@ -731,6 +559,9 @@ static int cycle_once(mpp_sim *s, bool gen, mpp_err *err)
                            (unsigned long long)mpp_net_flits_in_flight(n));
     }
     n->cycle++;
+    /* Debug builds check every invariant now and then (the suite runs this
+     * build); in release builds (NDEBUG) the check compiles away. */
+    assert((n->cycle % MPP_SIM_CHECK_EVERY) != 0 || mpp_sim_check(s));
     return 0;
 }
 
@@ -744,12 +575,12 @@ static void finish(mpp_sim *s)
     uint64_t wend = s->wend < cyc ? s->wend : cyc;
     uint64_t M = wend > s->wstart ? wend - s->wstart : 0;
     double NM = (double)s->N * (double)M;
-    r->seed = c->seed;
+    r->seed = c->run.seed;
     r->nodes = s->N;
     r->cycles = cyc;
     r->flit_hops = s->net.flit_hops;
     r->router_cycles = (uint64_t)s->topo.routers * cyc;
-    r->offered = c->workload == MPP_WL_SYNTHETIC ? c->synth.rate : NAN;
+    r->offered = s->open ? s->rate : NAN;
     uint64_t ej = 0, ejmin = UINT64_MAX;
     for (uint32_t i = 0; i < s->N; i++) {
         ej += s->node_ejected[i];
@@ -788,27 +619,26 @@ static void finish(mpp_sim *s)
     r->channel_util_mean = ninter ? usum / (double)ninter : 0;
     r->channel_util_max = umax;
     r->peak_vc_flits = s->net.peak_vc;
-    r->makespan = s->msg_lat.n ? s->msg_lat.max : 0;
+    /* messages: the node processors' (the workload may fill its own) */
+    r->makespan = 0;
+    r->message_latency_mean = NAN;
+    r->message_latency_max = 0;
+    r->lower_bound = NAN;
+    r->bound_ratio = NAN;
     if (s->nodes) {
-        mpp_hist_free(&s->msg_lat);
-        mpp_hist_init(&s->msg_lat);
+        mpp_hist msg;
+        mpp_hist_init(&msg);
         for (size_t i = 0; i < mpp_nodes_msg_count(s->nodes); i++) {
             mpp_message_record m;
             mpp_nodes_msg_get(s->nodes, i, &m);
-            mpp_hist_add(&s->msg_lat, m.delivered - m.issue);
+            mpp_hist_add(&msg, m.delivered - m.issue);
         }
         r->makespan = s->nodes_done_at ? s->nodes_done_at : cyc;
-    }
-    r->message_latency_mean = mpp_hist_mean(&s->msg_lat);
-    r->message_latency_max = s->msg_lat.max;
-    r->lower_bound = s->msg_left ? s->lower_bound : NAN;
-    r->bound_ratio = s->msg_left && s->lower_bound > 0 ? r->message_latency_mean / s->lower_bound
-                                                         : NAN;
-    if (s->nodes)
+        r->message_latency_mean = mpp_hist_mean(&msg);
+        r->message_latency_max = msg.max;
+        mpp_hist_free(&msg);
         mpp_nodes_results(s->nodes, r);
-    r->phases = s->phases;
-    r->sched_steps = s->sched_steps;
-    r->inquiries = s->replay.rt.inquiries ? s->replay.rt.inquiries(s->replay.rt.ud) : 0;
+    }
     r->drained = s->measured_delivered == s->measured_created;
     /* Saturated (SPEC 2): accepted below 0.95 of the offered rate, or the
      * measured packets did not drain. Also when the network does not carry
@@ -816,9 +646,17 @@ static void finish(mpp_sim *s)
      * 0.98 of it): the source queues are growing, which is saturation even
      * when the first test sits on its boundary. */
     r->saturated = !r->drained ||
-                   (c->workload == MPP_WL_SYNTHETIC &&
-                    (r->accepted < 0.95 * c->synth.rate ||
-                     (s->created_flits && r->accepted < 0.98 * r->injected_rate)));
+                   (s->open && (r->accepted < 0.95 * s->rate ||
+                                (s->created_flits && r->accepted < 0.98 * r->injected_rate)));
+    if (s->wl && s->wl->finish)
+        s->wl->finish(s->wl_priv, s, r);
+}
+
+/* No work left: nothing queued or travelling, every program finished. */
+static bool idle(const mpp_sim *s)
+{
+    return !s->queued && !mpp_net_flits_in_flight(&s->net) && !s->outstanding &&
+           (!s->nodes || mpp_nodes_done(s->nodes));
 }
 
 int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
@@ -826,13 +664,12 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = 0;
-    if (s->cfg.workload == MPP_WL_SYNTHETIC) {
-        const mpp_synth_config *sc = &s->cfg.synth;
+    if (s->open) {
         uint64_t end = s->wend;
-        uint64_t limit = end + (uint64_t)sc->drain_factor * sc->measure;
-        uint64_t est = end + sc->measure / 10;
+        uint64_t limit = end + (uint64_t)s->drain_factor * s->measure;
+        uint64_t est = end + s->measure / 10;
         while (rc == 0) {
-            rc = cycle_once(s, true, err);
+            rc = cycle_once(s, err);
             uint64_t c = s->net.cycle;
             if (progress && (c & 4095) == 0)
                 progress(ud, c, c > est ? c : est);
@@ -841,12 +678,11 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
             if (c >= limit)
                 break;
         }
-    } else if (s->nodes) {
-        while (rc == 0 && !(mpp_nodes_done(s->nodes) && !s->queued &&
-                            !mpp_net_flits_in_flight(&s->net))) {
+    } else {
+        while (rc == 0 && !idle(s)) {
             /* nothing in the network and no node due: jump to the next
              * processor event (credits still returning are waited for) */
-            if (!s->queued && !mpp_net_flits_in_flight(&s->net) && !s->nnact &&
+            if (s->nodes && !s->queued && !mpp_net_flits_in_flight(&s->net) && !s->nnact &&
                 mpp_net_idle(&s->net)) {
                 uint64_t next = mpp_nodes_next_wake(s->nodes);
                 if (next != UINT64_MAX && next > s->net.cycle) {
@@ -854,12 +690,10 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
                     s->net.last_progress = next;
                 }
             }
-            rc = cycle_once(s, false, err);
+            rc = cycle_once(s, err);
             if (progress && (s->net.cycle & 4095) == 0)
                 progress(ud, s->net.cycle, s->net.cycle + 4096);
         }
-    } else {
-        rc = mpp_sim_run_until_idle(s, UINT64_MAX, err);
     }
     finish(s);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -869,35 +703,15 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
     return rc;
 }
 
-int mpp_sim_send(mpp_sim *s, uint32_t src, uint32_t dst, uint32_t flits, uint64_t tag, mpp_err *err)
-{
-    if (s->cfg.workload != MPP_WL_MANUAL)
-        return mpp_err_set(err, MPP_EINVAL, "mpp_sim_send needs the manual workload");
-    if (src >= s->N || dst >= s->N || flits < 1)
-        return mpp_err_set(err, MPP_EINVAL, "packet %u->%u of %u flits: no such node or empty",
-                           src, dst, flits);
-    if (s->net.flow == MPP_FLOW_CUT_THROUGH && flits > s->net.B)
-        return mpp_err_set(err, MPP_EINVAL, "cut-through needs packets of at most buffer_flits (%u) flits",
-                           s->net.B);
-    mpp_src_entry e = {.created = s->net.cycle, .tag = tag, .dst = dst, .flits = flits,
-                       .mclass = 0, .measured = 1};
-    if (!enqueue(s, src, &e))
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    s->measured_created++;
-    s->created_flits += flits;
-    s->manual_outstanding++;
-    return 0;
-}
-
 int mpp_sim_run_until_idle(mpp_sim *s, uint64_t max_cycles, mpp_err *err)
 {
     uint64_t start = s->net.cycle;
-    while (s->manual_outstanding) {
+    while (!idle(s)) {
         if (s->net.cycle - start >= max_cycles)
             return mpp_err_set(err, MPP_ERUN, "%llu packets not delivered after %llu cycles",
-                               (unsigned long long)s->manual_outstanding,
+                               (unsigned long long)s->outstanding,
                                (unsigned long long)max_cycles);
-        int rc = cycle_once(s, false, err);
+        int rc = cycle_once(s, err);
         if (rc)
             return rc;
     }
@@ -907,9 +721,8 @@ int mpp_sim_run_until_idle(mpp_sim *s, uint64_t max_cycles, mpp_err *err)
 
 int mpp_sim_step(mpp_sim *s, uint64_t k, mpp_err *err)
 {
-    bool gen = s->cfg.workload == MPP_WL_SYNTHETIC;
     for (uint64_t i = 0; i < k; i++) {
-        int rc = cycle_once(s, gen, err);
+        int rc = cycle_once(s, err);
         if (rc)
             return rc;
     }
@@ -921,10 +734,10 @@ int mpp_sim_step(mpp_sim *s, uint64_t k, mpp_err *err)
 
 uint64_t mpp_sim_cycle(const mpp_sim *s) { return s->net.cycle; }
 const mpp_sim_result *mpp_sim_result_get(const mpp_sim *s) { return &s->res; }
-const mpp_topo *mpp_sim_topology(const mpp_sim *s) { return &s->topo; }
 const char *mpp_sim_report(const mpp_sim *s) { return s->report.s; }
 size_t mpp_sim_channel_count(const mpp_sim *s) { return s->nchan; }
 const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s) { return s->matrix; }
+struct mpp_net *mpp_sim_network(mpp_sim *s) { return &s->net; }
 
 size_t mpp_sim_op_count(const mpp_sim *s) { return s->nodes ? mpp_nodes_op_count(s->nodes) : 0; }
 
@@ -973,7 +786,7 @@ bool mpp_sim_check(const mpp_sim *s)
     uint64_t q = 0;
     for (uint32_t i = 0; i < s->N * s->MC; i++)
         q += s->srcq[i].count;
-    return q == s->queued && mpp_net_check(&s->net);
+    return q == s->queued && mpp_net_check(&s->net) && (!s->nodes || mpp_nodes_check(s->nodes));
 }
 
 void mpp_sim_counts_get(const mpp_sim *s, mpp_sim_counts *out)

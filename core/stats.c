@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sim.h"
+#include "core/results.h"
 
 void mpp_hist_init(mpp_hist *h) { memset(h, 0, sizeof *h); }
 
@@ -116,3 +116,13 @@ const mpp_result_field mpp_result_fields[] = {
 };
 #undef F
 const size_t mpp_result_nfields = sizeof mpp_result_fields / sizeof mpp_result_fields[0];
+
+const mpp_summary_col mpp_summary_nodes[MPP_SUMMARY_NODES_N] = {
+    {"messages", "messages", 8, 0},
+    {"makespan_ms", "makespan_ms", 11, 4},
+    {"message_latency_us", "per_msg_us", 10, 1},
+    {"send_done_min_ms", "send_min_ms", 11, 4},
+    {"send_done_max_ms", "send_max_ms", 11, 4},
+    {"recv_done_max_ms", "recv_max_ms", 11, 4},
+    {"hops_mean", "hops_mean", 11, 3},
+};

@@ -34,3 +34,16 @@ void mpp_traffic_free(mpp_traffic *tr)
     free(tr->table);
     tr->table = NULL;
 }
+
+void mpp_place(int kind, uint64_t seed, uint32_t n, uint32_t *phys, uint32_t *logical)
+{
+    for (uint32_t i = 0; i < n; i++)
+        phys[i] = i;
+    if (kind == MPP_PLACE_RANDOM) {
+        mpp_rng prng;
+        mpp_rng_init(&prng, seed, MPP_RNG_PLACEMENT, 0);
+        mpp_rng_shuffle(&prng, phys, n);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        logical[phys[i]] = i;
+}

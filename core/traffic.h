@@ -59,4 +59,10 @@ static inline uint32_t mpp_traffic_dest(const mpp_traffic *tr, uint32_t src, mpp
 
 void mpp_traffic_free(mpp_traffic *tr);
 
+/* Placement (SPEC 2): logical process ids to physical nodes, identity or a
+ * random permutation from the (seed, MPP_RNG_PLACEMENT) stream. */
+typedef enum mpp_placement { MPP_PLACE_IDENTITY = 0, MPP_PLACE_RANDOM = 1 } mpp_placement;
+/* Fill phys[logical] and logical[phys] ([n] each, caller-owned). */
+void mpp_place(int kind, uint64_t seed, uint32_t n, uint32_t *phys, uint32_t *logical);
+
 #endif

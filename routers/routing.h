@@ -13,6 +13,8 @@
 /* The registry (routers/registry.c): find by name or alias; list all. */
 const mpp_routing_ops *mpp_routing_find(const char *name);
 const mpp_routing_ops *const *mpp_routing_all(void);
+/* The family, for the configuration layer (network.router). */
+extern const mpp_family mpp_routing_family;
 
 /* Helpers shared by the dimension-ordered plug-ins (routers/dor.c): the
  * output port that moves one hop from router r toward node `to` in

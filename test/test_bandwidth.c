@@ -14,7 +14,7 @@
 static double bandwidth(uint32_t mask)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     c.net.topo = mpp_topo_find("cm5-fattree");
     memset(&c.net.topo_cfg, 0, sizeof c.net.topo_cfg);
     /* the schema defaults (node_links 2, parents [2, 2, 4]) then nodes = 64 */
@@ -26,12 +26,11 @@ static double bandwidth(uint32_t mask)
     test_set_u32(sc, &c.net.topo_cfg, "nodes", 64);
     test_set_u32(sc, &c.net.topo_cfg, "node_links", 2);
     c.net.routing = mpp_routing_find("fattree-random");
-    c.workload = MPP_WL_PERMUTATION;
-    c.synth.pattern = mpp_pattern_find("xor");
-    memset(&c.synth.pattern_cfg, 0, sizeof c.synth.pattern_cfg);
-    test_set_u32(&c.synth.pattern->schema, &c.synth.pattern_cfg, "mask", mask);
-    c.synth.packets = 200;
-    c.synth.packet_flits = 5;
+    test_set(&c, "workload.type", "permutation");
+    test_set(&c, "workload.pattern", "xor");
+    test_set(&c, "workload.xor.mask", "%u", mask);
+    test_set(&c, "workload.packets", "200");
+    test_set(&c, "workload.packet_flits", "5");
     mpp_err err;
     mpp_sim *s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);

@@ -12,6 +12,7 @@
 #include "topologies/topology.h"
 #include "routers/routing.h"
 #include "algorithms/patterns.h"
+#include "test/testutil.h"
 
 static int failures;
 
@@ -86,19 +87,19 @@ static uint32_t mesh_cols(const mpp_sim_config *c)
 static void test_defaults(void)
 {
     mpp_sim_config d;
-    mpp_sim_config_defaults(&d);
+    mpp_config_defaults(&d);
     EXPECT(d.net.topo == mpp_topo_find("mesh"));
     EXPECT(d.net.routing == mpp_routing_find("ecube"));
-    EXPECT(d.synth.pattern == mpp_pattern_find("uniform"));
+    EXPECT(test_wl_plugin(&d, "pattern") == mpp_pattern_find("uniform"));
     EXPECT(d.net.vcs == 2 && d.net.buffer_flits == 8 && d.net.router_delay == 1);
     EXPECT(d.net.link_latency == 1 && d.net.credit_latency == 1 && d.net.message_classes == 1);
     EXPECT(d.net.flow == MPP_FLOW_WORMHOLE && d.net.allocator == MPP_ALLOC_SEPARABLE);
     EXPECT(d.net.nic == MPP_NIC_IDEAL && d.net.net_mhz == 0 && d.net.watchdog_cycles == 100000);
     EXPECT(!d.net.shuffle_order);
-    EXPECT(d.workload == MPP_WL_SYNTHETIC && d.synth.rate == 0.1 && d.synth.packet_flits == 5);
-    EXPECT(d.synth.warmup == 10000 && d.synth.measure == 30000 && d.synth.drain_factor == 10);
-    EXPECT(d.synth.placement == MPP_PLACE_IDENTITY && d.seed == 1);
-    EXPECT(!d.record_channels && !d.record_matrix && !d.on_packet);
+    EXPECT(d.workload.ops == mpp_workload_find("synthetic") && test_wl_num(&d, "rate") == 0.1 && test_wl_num(&d, "packet_flits") == 5);
+    EXPECT(test_wl_num(&d, "warmup") == 10000 && test_wl_num(&d, "measure") == 30000 && test_wl_num(&d, "drain_factor") == 10);
+    EXPECT(test_wl_num(&d, "placement") == 0 && d.run.seed == 1);
+    EXPECT(!d.run.record_channels && !d.run.record_matrix);
     if (d.net.topo)
         EXPECT(mesh_rows(&d) == 8 && mesh_cols(&d) == 8);
 
@@ -112,10 +113,10 @@ static void test_defaults(void)
            !o->traffic_matrix);
     const mpp_sim_config *c = mpp_experiment_config(e, 0);
     EXPECT(c->net.topo == d.net.topo && c->net.routing == d.net.routing);
-    EXPECT(c->synth.pattern == d.synth.pattern);
+    EXPECT(test_wl_plugin(c, "pattern") == test_wl_plugin(&d, "pattern"));
     EXPECT(!memcmp(&c->net.topo_cfg, &d.net.topo_cfg, sizeof d.net.topo_cfg));
-    EXPECT(c->net.vcs == 2 && c->synth.rate == 0.1 && c->seed == 1);
-    EXPECT(c->synth.measure == 30000 && c->net.watchdog_cycles == 100000);
+    EXPECT(c->net.vcs == 2 && test_wl_num(c, "rate") == 0.1 && c->run.seed == 1);
+    EXPECT(test_wl_num(c, "measure") == 30000 && c->net.watchdog_cycles == 100000);
     mpp_experiment_destroy(e);
     mpp_experiment_destroy(NULL);
 }
@@ -170,11 +171,11 @@ static void test_full(void)
     EXPECT(c->net.link_latency == 2 && c->net.credit_latency == 3 && c->net.message_classes == 2);
     EXPECT(c->net.flow == MPP_FLOW_CUT_THROUGH && c->net.allocator == MPP_ALLOC_ISLIP);
     EXPECT(c->net.net_mhz == 40 && c->net.watchdog_cycles == 5000 && c->net.shuffle_order);
-    EXPECT(c->synth.pattern == mpp_pattern_find("hotspot"));
-    EXPECT(c->synth.rate == 0.25 && c->synth.packet_flits == 1 && c->synth.warmup == 0);
-    EXPECT(c->synth.measure == 100 && c->synth.drain_factor == 0);
-    EXPECT(c->synth.placement == MPP_PLACE_RANDOM && c->seed == 42);
-    EXPECT(c->record_channels && c->record_matrix);
+    EXPECT(test_wl_plugin(c, "pattern") == mpp_pattern_find("hotspot"));
+    EXPECT(test_wl_num(c, "rate") == 0.25 && test_wl_num(c, "packet_flits") == 1 && test_wl_num(c, "warmup") == 0);
+    EXPECT(test_wl_num(c, "measure") == 100 && test_wl_num(c, "drain_factor") == 0);
+    EXPECT(test_wl_num(c, "placement") == 1 && c->run.seed == 42);
+    EXPECT(c->run.record_channels && c->run.record_matrix);
     const mpp_output_config *o = mpp_experiment_output(e);
     EXPECT(!strcmp(o->dir, "out/here") && o->per_channel && o->traffic_matrix && !o->plot);
 
@@ -251,7 +252,9 @@ static void test_bad_values(void)
           "t.yaml:3:17: key 'network.flow_control': expected one of wormhole, cut-through, got "
           "'store-and-forward'");
     FAILS("mppnet: 1\nnetwork:\n  allocator: wavefront\n", "expected one of separable, islip");
-    FAILS("mppnet: 1\nworkload:\n  type: manual\n", "expected one of synthetic");
+    FAILS("mppnet: 1\nworkload:\n  type: manual\n",
+          "t.yaml:3:9: key 'workload.type': unknown workload 'manual'; valid names: synthetic, "
+          "permutation, messages, schedule");
     FAILS("mppnet: 1\nworkload:\n  placement: x\n", "expected one of identity, random");
     /* Plug-in names. */
     FAILS("mppnet: 1\nnetwork:\n  topology: torus\n",
@@ -273,7 +276,12 @@ static void test_unknown_keys(void)
           "vcs_per_class, buffer_flits");
     FAILS("mppnet: 1\nnetwork:\n  vcz: 2\n", "or a topology section: mesh, hypercube");
     FAILS("mppnet: 1\nworkload:\n  rates: 0.1\n",
-          "t.yaml:3:3: unknown key 'workload.rates'; valid keys of workload: pattern, scheduler, type, rate");
+          "t.yaml:3:3: unknown key 'workload.rates'; valid keys of workload (type synthetic): type, "
+          "pattern, rate, packet_flits");
+    /* a key of another workload type says so */
+    FAILS("mppnet: 1\nworkload:\n  d: 4\n",
+          "unknown key 'workload.d'; valid keys of workload (type synthetic)");
+    FAILS("mppnet: 1\nworkload:\n  d: 4\n", "; it is a key of workload type schedule");
     FAILS("mppnet: 1\noutput:\n  plots: true\n",
           "t.yaml:3:3: unknown key 'output.plots'; valid keys of output: dir, per_channel, "
           "traffic_matrix, plot");
@@ -300,7 +308,7 @@ static void test_units(void)
     if (e) {
         const mpp_sim_config *c = mpp_experiment_config(e, 0);
         EXPECT(c->net.watchdog_cycles == 150);
-        EXPECT(c->synth.warmup == 200 && c->synth.measure == 50000);
+        EXPECT(test_wl_num(c, "warmup") == 200 && test_wl_num(c, "measure") == 50000);
         mpp_experiment_destroy(e);
     }
     FAILS("mppnet: 1\nnetwork:\n  watchdog_cycles: 1.5us\n",
@@ -373,8 +381,8 @@ static void test_sweep(void)
     for (size_t i = 0; i < 12 && mpp_experiment_runs(e) == 12; i++) {
         const mpp_sim_config *c = mpp_experiment_config(e, i);
         size_t s = i % 2, r = (i / 2) % 3, a = i / 6;
-        EXPECT(c->seed == (s ? 8u : 7u));
-        EXPECT(c->synth.rate == rates[r]);
+        EXPECT(c->run.seed == (s ? 8u : 7u));
+        EXPECT(test_wl_num(c, "rate") == rates[r]);
         EXPECT(c->net.routing == mpp_routing_find(routers[a]));
         EXPECT(!strcmp(mpp_experiment_value(e, i, 0), routers[a]));
         EXPECT(!strcmp(mpp_experiment_value(e, i, 1), rate_text[r]));
@@ -452,9 +460,9 @@ static void test_overrides(void)
     if (e) {
         EXPECT(mpp_experiment_runs(e) == 6);
         const mpp_sim_config *c = mpp_experiment_config(e, 5);
-        EXPECT(c->net.vcs == 4 && c->seed == 7 && c->synth.rate == 0.2);
+        EXPECT(c->net.vcs == 4 && c->run.seed == 7 && test_wl_num(c, "rate") == 0.2);
         EXPECT(mesh_rows(c) == 4 && mesh_cols(c) == 2);
-        EXPECT(c->synth.pattern == mpp_pattern_find("hotspot"));
+        EXPECT(test_wl_plugin(c, "pattern") == mpp_pattern_find("hotspot"));
         mpp_experiment_destroy(e);
     }
     /* A key that the file does not have at all, and a whole section. */
@@ -467,7 +475,7 @@ static void test_overrides(void)
     e = OK_OV(base, 1, "workload.rate=0.3");
     if (e) {
         EXPECT(mpp_experiment_runs(e) == 1 && mpp_experiment_axes(e) == 0);
-        EXPECT(mpp_experiment_config(e, 0)->synth.rate == 0.3);
+        EXPECT(test_wl_num(mpp_experiment_config(e, 0), "rate") == 0.3);
         mpp_experiment_destroy(e);
     }
     e = OK_OV(base, 1, "sweep.network.vcs=[1, 2, 4]");
@@ -505,17 +513,17 @@ static void test_seeds_and_version(void)
 {
     mpp_experiment *e = OK("mppnet: 1\nseed: 99\n");
     if (e) {
-        EXPECT(mpp_experiment_runs(e) == 1 && mpp_experiment_config(e, 0)->seed == 99);
+        EXPECT(mpp_experiment_runs(e) == 1 && mpp_experiment_config(e, 0)->run.seed == 99);
         mpp_experiment_destroy(e);
     }
     e = OK("mppnet: 1\nseeds: 5\n");
     if (e) {
-        EXPECT(mpp_experiment_runs(e) == 1 && mpp_experiment_config(e, 0)->seed == 5);
+        EXPECT(mpp_experiment_runs(e) == 1 && mpp_experiment_config(e, 0)->run.seed == 5);
         mpp_experiment_destroy(e);
     }
     e = OK("mppnet: 1\nseeds: [3, 1, 2]\n");
     if (e) {
-        EXPECT(mpp_experiment_runs(e) == 3 && mpp_experiment_config(e, 1)->seed == 1);
+        EXPECT(mpp_experiment_runs(e) == 3 && mpp_experiment_config(e, 1)->run.seed == 1);
         mpp_experiment_destroy(e);
     }
     FAILS("mppnet: 1\nseed: 1\nseeds: [1, 2]\n",

@@ -322,18 +322,17 @@ static void engine(void)
 {
     deliveries dv = {0, 0};
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     c.net.topo = mpp_topo_find("cm5-fattree");
     ft_cfg(c.net.topo, &c.net.topo_cfg, 32, 2, (const uint32_t[]){2, 2, 4}, 3);
     c.net.routing = mpp_routing_find("nca");
     memset(&c.net.routing_cfg, 0, sizeof c.net.routing_cfg);
-    c.workload = MPP_WL_MANUAL;
-    c.on_packet = on_packet;
-    c.on_packet_ud = &dv;
+    c.workload.ops = NULL;
     mpp_err err;
     mpp_sim *s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);
     if (s) {
+        mpp_sim_on_packet(s, on_packet, &dv);
         const mpp_topo *t = mpp_sim_topology(s);
         uint32_t bad = 0;
         for (uint32_t a = 0; a < 32; a++)
@@ -349,15 +348,15 @@ static void engine(void)
         CHECK(t->ops == c.net.topo);
         mpp_sim_destroy(s);
     }
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     c.net.topo = mpp_topo_find("cm5-fattree");
     ft_cfg(c.net.topo, &c.net.topo_cfg, 64, 2, (const uint32_t[]){2, 2, 4}, 3);
     c.net.routing = mpp_routing_find("fattree-random");
     memset(&c.net.routing_cfg, 0, sizeof c.net.routing_cfg);
-    c.synth.rate = 0.9;
-    c.synth.warmup = 1000;
-    c.synth.measure = 3000;
-    c.synth.drain_factor = 2;
+    test_set(&c, "workload.rate", "0.9");
+    test_set(&c, "workload.warmup", "1000");
+    test_set(&c, "workload.measure", "3000");
+    test_set(&c, "workload.drain_factor", "2");
     s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);
     if (s) {

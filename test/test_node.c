@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/schema.h"
 #include "core/sim.h"
 #include "test/testutil.h"
 
@@ -30,12 +31,11 @@ static void keep(void *ud, const mpp_packet_record *r)
  * network 10 MHz (one CPU cycle per network cycle). */
 static void machine(mpp_sim_config *c)
 {
-    mpp_sim_config_defaults(c);
+    mpp_config_defaults(c);
     test_mesh(c, 4, 4);
     c->net.nic = MPP_NIC_MODEL;
     c->net.net_mhz = 10;
     c->net.vcs = 2;
-    c->workload = MPP_WL_MESSAGES;
     c->node.cpu_mhz = 10;
     c->node.interfaces = 2;
     c->node.send_packet_cycles = 10;
@@ -50,14 +50,14 @@ static void machine(mpp_sim_config *c)
 /* Run programs prog[0..N-1] (NULL entries: empty). */
 static int run(mpp_sim_config *c, mpp_program *prog, trace *t, mpp_sim_result *res, mpp_sim **keep_sim)
 {
-    c->programs = prog;
-    c->on_packet = t ? keep : NULL;
-    c->on_packet_ud = t;
+    if (prog)
+        test_use_programs(c, prog);
     mpp_err err;
     mpp_sim *s = mpp_sim_create(c, &err);
     CHECKF(s != NULL, "%s", err.msg);
     if (!s)
         return -1;
+    mpp_sim_on_packet(s, t ? keep : NULL, t);
     int rc = mpp_sim_run(s, NULL, NULL, &err);
     if (res)
         *res = *mpp_sim_result_get(s);
@@ -273,12 +273,14 @@ static void test_paradigms_shapes(void)
         for (int shape = 0; shape < 2; shape++) {
             mpp_sim_config c;
             machine(&c);
-            c.synth.paradigm = par;
-            c.synth.shape = shape;
-            c.synth.pattern = mpp_pattern_find("single-random");
-            c.synth.bytes = 200;
-            c.synth.senders = 9;
-            c.synth.receiver = 12;
+            static const char *const shapes[] = {"permutation", "gather"};
+            test_set(&c, "workload.type", "messages");
+            test_set(&c, "workload.paradigm", "%s", mpp_paradigm_names[par]);
+            test_set(&c, "workload.shape", "%s", shapes[shape]);
+            test_set(&c, "workload.pattern", "single-random");
+            test_set(&c, "workload.bytes", "200");
+            test_set(&c, "workload.senders", "9");
+            test_set(&c, "workload.receiver", "12");
             mpp_sim_result r;
             int rc = run(&c, NULL, NULL, &r, NULL);
             CHECKF(rc == 0 && r.messages == (shape ? 9u : 16u),

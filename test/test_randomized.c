@@ -124,11 +124,11 @@ static void full_load(mpp_sim_config *c, const char *router, uint32_t k, const c
     c->net.vcs_per_class = 1;
     c->net.buffer_flits = 4;
     c->net.watchdog_cycles = 5000;
-    c->synth.pattern = mpp_pattern_find(pattern);
-    c->synth.rate = 1.0;
-    c->synth.warmup = 500;
-    c->synth.measure = 3000;
-    c->synth.drain_factor = 1;
+    test_set(c, "workload.pattern", "%s", pattern);
+    test_set(c, "workload.rate", "1.0");
+    test_set(c, "workload.warmup", "500");
+    test_set(c, "workload.measure", "3000");
+    test_set(c, "workload.drain_factor", "1");
     mpp_err err;
     mpp_sim *s = mpp_sim_create(c, &err);
     CHECKF(s != NULL, "%s", err.msg);
@@ -148,15 +148,15 @@ static void full_load(mpp_sim_config *c, const char *router, uint32_t k, const c
 
 static mpp_sim_result perm(mpp_sim_config *c, const char *router, const char *pattern)
 {
-    c->workload = MPP_WL_PERMUTATION;
+    test_set(c, "workload.type", "permutation");
     c->net.routing = mpp_routing_find(router);
     memset(&c->net.routing_cfg, 0, sizeof c->net.routing_cfg);
     if (strcmp(router, "romm") == 0)
         set_k(c, 2);
     c->net.vcs = 0;
     c->net.vcs_per_class = 2;
-    c->synth.pattern = mpp_pattern_find(pattern);
-    c->synth.packets = 16;
+    test_set(c, "workload.pattern", "%s", pattern);
+    test_set(c, "workload.packets", "16");
     mpp_err err;
     mpp_sim_result r;
     memset(&r, 0, sizeof r);
@@ -174,7 +174,7 @@ static mpp_sim_result perm(mpp_sim_config *c, const char *router, const char *pa
 int main(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_hcube(&c, 4);
     properties(&c);
     test_hcube(&c, 5);
@@ -184,7 +184,7 @@ int main(void)
     test_mesh(&c, 5, 7);
     properties(&c);
 
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 6, 6);
     full_load(&c, "valiant", 0, "transpose");
     full_load(&c, "romm", 2, "uniform");
@@ -197,7 +197,7 @@ int main(void)
     double g[3];
     const char *rt[3] = {"ecube", "valiant", "romm"};
     for (int i = 0; i < 3; i++) {
-        mpp_sim_config_defaults(&c);
+        mpp_config_defaults(&c);
         test_hcube(&c, 4);
         double m4 = (double)perm(&c, rt[i], "transpose").makespan;
         test_hcube(&c, 8);
@@ -208,7 +208,7 @@ int main(void)
     CHECK(g[0] > 1.5 * g[1]);
     CHECK(g[0] > g[2]);
     /* random permutation: e-cube not worse than valiant per message */
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_hcube(&c, 7);
     mpp_sim_result e = perm(&c, "ecube", "randperm"), v = perm(&c, "valiant", "randperm"),
                    r = perm(&c, "romm", "randperm");
@@ -218,7 +218,7 @@ int main(void)
     CHECK(r.message_latency_mean <= 1.05 * v.message_latency_mean);
     /* mesh study, small: ROMM's cycles per message over the lower bound
      * stays within 20% from 8x8 to 12x12 on transpose */
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 8, 8);
     double r8 = perm(&c, "romm", "transpose").bound_ratio;
     test_mesh(&c, 12, 12);
@@ -226,8 +226,8 @@ int main(void)
     printf("romm transpose bound ratio: 8x8 %.3f 12x12 %.3f\n", r8, r12);
     CHECK(r12 / r8 > 0.8 && r12 / r8 < 1.25);
     /* a random pattern is not a permutation */
-    mpp_sim_config_defaults(&c);
-    c.workload = MPP_WL_PERMUTATION;
+    mpp_config_defaults(&c);
+    test_set(&c, "workload.type", "permutation");
     mpp_err err;
     CHECK(mpp_sim_create(&c, &err) == NULL);
     CHECK(strstr(err.msg, "fixed pattern") != NULL);

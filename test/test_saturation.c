@@ -11,16 +11,16 @@
 static mpp_sim_result run(int hcube, const char *pattern, double rate)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     if (hcube)
         test_hcube(&c, 6);
     else
         test_mesh(&c, 8, 8);
-    c.synth.pattern = mpp_pattern_find(pattern);
-    c.synth.rate = rate;
-    c.synth.warmup = 2000;
-    c.synth.measure = 5000;
-    c.synth.drain_factor = 3;
+    test_set(&c, "workload.pattern", "%s", pattern);
+    test_set(&c, "workload.rate", "%.17g", rate);
+    test_set(&c, "workload.warmup", "2000");
+    test_set(&c, "workload.measure", "5000");
+    test_set(&c, "workload.drain_factor", "3");
     mpp_err err;
     mpp_sim_result r;
     memset(&r, 0, sizeof r);

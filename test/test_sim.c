@@ -24,18 +24,17 @@ static void keep(void *ud, const mpp_packet_record *r)
  * (H + 1) x D + (H + 2) x Ll + (L - 1) for every pair of nodes. */
 static void zero_load(mpp_sim_config *c, uint32_t D, uint32_t Ll, uint32_t L, uint32_t stride)
 {
-    c->workload = MPP_WL_MANUAL;
+    c->workload.ops = NULL;
     c->net.router_delay = D;
     c->net.link_latency = Ll;
     c->net.credit_latency = 1;
     last_rec lr = {0};
-    c->on_packet = keep;
-    c->on_packet_ud = &lr;
     mpp_err err;
     mpp_sim *s = mpp_sim_create(c, &err);
     CHECKF(s != NULL, "%s", err.msg);
     if (!s)
         return;
+    mpp_sim_on_packet(s, keep, &lr);
     const mpp_topo *t = mpp_sim_topology(s);
     uint32_t N = t->nodes, bad = 0, pairs = 0;
     for (uint32_t a = 0; a < N; a += stride)
@@ -66,7 +65,7 @@ static void zero_load(mpp_sim_config *c, uint32_t D, uint32_t Ll, uint32_t L, ui
 static void test_zero_load(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 5, 7);
     zero_load(&c, 1, 1, 1, 1);
     zero_load(&c, 4, 1, 5, 3);
@@ -84,15 +83,15 @@ static void test_zero_load(void)
 static void test_invariants(int flow, int alloc)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 6, 6);
     c.net.flow = flow;
     c.net.allocator = alloc;
     c.net.buffer_flits = 6;
-    c.synth.rate = 0.7;
-    c.synth.packet_flits = 4;
-    c.synth.warmup = 500;
-    c.synth.measure = 1500;
+    test_set(&c, "workload.rate", "0.7");
+    test_set(&c, "workload.packet_flits", "4");
+    test_set(&c, "workload.warmup", "500");
+    test_set(&c, "workload.measure", "1500");
     mpp_err err;
     mpp_sim *s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);
@@ -113,17 +112,16 @@ static void test_invariants(int flow, int alloc)
 static void test_conservation(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_hcube(&c, 4);
-    c.workload = MPP_WL_MANUAL;
+    c.workload.ops = NULL;
     last_rec lr = {0};
-    c.on_packet = keep;
-    c.on_packet_ud = &lr;
     mpp_err err;
     mpp_sim *s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);
     if (!s)
         return;
+    mpp_sim_on_packet(s, keep, &lr);
     uint64_t flits = 0;
     for (uint32_t k = 0; k < 20; k++)
         for (uint32_t a = 0; a < 16; a++) {
@@ -170,12 +168,12 @@ static int run_result(const mpp_sim_config *c, mpp_sim_result *out, mpp_err *err
 static void test_determinism(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 8, 8);
-    c.synth.rate = 0.3;
-    c.synth.warmup = 1000;
-    c.synth.measure = 3000;
-    c.seed = 7;
+    test_set(&c, "workload.rate", "0.3");
+    test_set(&c, "workload.warmup", "1000");
+    test_set(&c, "workload.measure", "3000");
+    c.run.seed = 7;
     mpp_sim_result a, b, d, e;
     mpp_err err;
     CHECK(run_result(&c, &a, &err) == 0);
@@ -185,13 +183,13 @@ static void test_determinism(void)
     CHECK(run_result(&c, &d, &err) == 0);
     CHECKF(same_result(&a, &d), "shuffled router order changed the result");
     c.net.shuffle_order = false;
-    c.seed = 8;
+    c.run.seed = 8;
     CHECK(run_result(&c, &e, &err) == 0);
     CHECK(!same_result(&a, &e));
     /* the same for iSLIP and random placement on a hypercube */
     test_hcube(&c, 6);
     c.net.allocator = MPP_ALLOC_ISLIP;
-    c.synth.placement = MPP_PLACE_RANDOM;
+    test_set(&c, "workload.placement", "random");
     CHECK(run_result(&c, &a, &err) == 0);
     c.net.shuffle_order = true;
     CHECK(run_result(&c, &d, &err) == 0);
@@ -201,16 +199,16 @@ static void test_determinism(void)
 static void test_deadlock(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 6, 6);
     c.net.routing = mpp_routing_find("xyyx");
     c.net.vcs = 1;
     c.net.buffer_flits = 2;
     c.net.watchdog_cycles = 2000;
-    c.synth.rate = 0.9;
-    c.synth.packet_flits = 8;
-    c.synth.warmup = 1000;
-    c.synth.measure = 20000;
+    test_set(&c, "workload.rate", "0.9");
+    test_set(&c, "workload.packet_flits", "8");
+    test_set(&c, "workload.warmup", "1000");
+    test_set(&c, "workload.measure", "20000");
     mpp_err err;
     mpp_sim *s = mpp_sim_create(&c, &err);
     CHECKF(s != NULL, "%s", err.msg);
@@ -227,7 +225,7 @@ static void test_deadlock(void)
     mpp_sim_destroy(s);
     /* the same load with ecube does not deadlock */
     c.net.routing = mpp_routing_find("ecube");
-    c.synth.measure = 3000;
+    test_set(&c, "workload.measure", "3000");
     mpp_sim_result r;
     CHECK(run_result(&c, &r, &err) == 0);
 }
@@ -235,7 +233,7 @@ static void test_deadlock(void)
 static void test_config_errors(void)
 {
     mpp_sim_config c;
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     mpp_err err;
     c.net.message_classes = 2;
     c.net.vcs = 1;
@@ -243,25 +241,25 @@ static void test_config_errors(void)
     CHECK(s == NULL);
     CHECK(err.code == MPP_EINVAL);
     CHECK(strstr(err.msg, "multiple of 2") != NULL);
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     c.net.vcs = 0;
     CHECK(mpp_sim_create(&c, &err) == NULL);
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_hcube(&c, 4);
     c.net.routing = mpp_routing_find("xyyx");
     CHECK(mpp_sim_create(&c, &err) == NULL);
     CHECK(strstr(err.msg, "mesh") != NULL);
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 4, 6);
-    c.synth.pattern = mpp_pattern_find("transpose");
+    test_set(&c, "workload.pattern", "transpose");
     CHECK(mpp_sim_create(&c, &err) == NULL);
     CHECK(strstr(err.msg, "square") != NULL);
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     test_mesh(&c, 3, 3);
-    c.synth.pattern = mpp_pattern_find("bitrev");
+    test_set(&c, "workload.pattern", "bitrev");
     CHECK(mpp_sim_create(&c, &err) == NULL);
     CHECK(strstr(err.msg, "power-of-two") != NULL);
-    mpp_sim_config_defaults(&c);
+    mpp_config_defaults(&c);
     c.net.flow = MPP_FLOW_CUT_THROUGH;
     c.net.buffer_flits = 4;
     CHECK(mpp_sim_create(&c, &err) == NULL);

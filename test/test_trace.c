@@ -46,13 +46,13 @@ static void test_op_trace(const char *name)
     if (!e)
         return;
     mpp_sim_config cfg = *mpp_experiment_config(e, 0);
-    cfg.record_ops = true;
+    cfg.run.record_ops = true;
     mpp_sim *a = run(&cfg);
     if (!a) {
         mpp_experiment_destroy(e);
         return;
     }
-    mpp_op_trace t = {.nodes = 16, .config_hash = mpp_experiment_hash(e, 0), .seed = cfg.seed};
+    mpp_op_trace t = {.nodes = 16, .config_hash = mpp_experiment_hash(e, 0), .seed = cfg.run.seed};
     mpp_err err;
     for (size_t i = 0; i < mpp_sim_op_count(a); i++) {
         mpp_op_trace_entry en;
@@ -65,11 +65,13 @@ static void test_op_trace(const char *name)
     mpp_op_trace back;
     CHECKF(mpp_op_trace_read(path, &back, &err) == 0, "%s", err.msg);
     CHECK(back.n == t.n && back.config_hash == t.config_hash && back.seed == t.seed);
-    mpp_program *prog = NULL;
-    CHECK(mpp_trace_programs_ops(&back, 16, &prog, &err) == 0);
+    mpp_progbuild pb;
+    CHECK(mpp_trace_programs_ops(&back, 16, &pb, &err) == 0);
+    mpp_progbuild_free(&pb);
+    /* re-executed by the optrace workload */
     mpp_sim_config again = *mpp_experiment_config(e, 0);
-    again.workload = MPP_WL_MESSAGES;
-    again.programs = prog;
+    test_set(&again, "workload.type", "optrace");
+    test_set(&again, "workload.file", "\"%s\"", path);
     mpp_sim *b = run(&again);
     if (b) {
         size_t n = mpp_sim_message_count(a);
@@ -87,7 +89,6 @@ static void test_op_trace(const char *name)
     }
     mpp_sim_destroy(a);
     mpp_sim_destroy(b);
-    mpp_trace_programs_free(prog, 16);
     mpp_op_trace_free(&t);
     mpp_op_trace_free(&back);
     mpp_experiment_destroy(e);
@@ -119,17 +120,14 @@ static void test_msg_trace(void)
                              0, NULL);
     if (h) {
         mpp_sim_config cfg = *mpp_experiment_config(h, 0);
-        mpp_program *prog = NULL;
-        CHECKF(mpp_trace_programs_msgs(&back, 16, MPP_PARADIGM_SYNC, cfg.node.cpu_mhz,
-                                       cfg.net.net_mhz, &prog, &err) == 0,
-               "%s", err.msg);
-        cfg.programs = prog;
+        test_set(&cfg, "workload.type", "msgtrace");
+        test_set(&cfg, "workload.file", "\"%s\"", path);
+        test_set(&cfg, "workload.paradigm", "sync");
         mpp_sim *b = run(&cfg);
         if (b)
             CHECK(mpp_sim_message_count(b) == back.n);
         printf("message trace: %u messages replayed on a hypercube\n", back.n);
         mpp_sim_destroy(b);
-        mpp_trace_programs_free(prog, 16);
         mpp_experiment_destroy(h);
     }
     mpp_sim_destroy(a);

@@ -5,13 +5,18 @@
 #ifndef MPP_TEST_TESTUTIL_H
 #define MPP_TEST_TESTUTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/sim.h"
-#include "topologies/topology.h"
-#include "routers/routing.h"
 #include "algorithms/patterns.h"
+#include "algorithms/workloads.h"
+#include "core/config/simcfg.h"
+#include "core/sim.h"
+#include "core/workload.h"
+#include "routers/routing.h"
+#include "topologies/topology.h"
 
 static int test_failures;
 
@@ -54,19 +59,119 @@ static inline int test_set_u32(const mpp_schema *sc, mpp_blob *b, const char *ke
     return -1;
 }
 
+/* Set configuration key `key` (as in YAML: "workload.rate",
+ * "network.mesh.rows") to the printf-formatted value, through the same
+ * schemas as a file; a failure is a failed check. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline void test_set(mpp_sim_config *c, const char *key, const char *fmt, ...)
+{
+    char value[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    mpp_err err;
+    if (mpp_config_set(c, key, value, &err)) {
+        fprintf(stderr, "test_set(%s, %s): %s\n", key, value, err.msg);
+        test_failures++;
+    }
+}
+
 static inline void test_mesh(mpp_sim_config *c, uint32_t rows, uint32_t cols)
 {
-    c->net.topo = mpp_topo_find("mesh");
-    memset(&c->net.topo_cfg, 0, sizeof c->net.topo_cfg);
-    test_set_u32(&c->net.topo->schema, &c->net.topo_cfg, "rows", rows);
-    test_set_u32(&c->net.topo->schema, &c->net.topo_cfg, "cols", cols);
+    test_set(c, "network.topology", "mesh");
+    test_set(c, "network.mesh.rows", "%u", rows);
+    test_set(c, "network.mesh.cols", "%u", cols);
 }
 
 static inline void test_hcube(mpp_sim_config *c, uint32_t dim)
 {
-    c->net.topo = mpp_topo_find("hypercube");
-    memset(&c->net.topo_cfg, 0, sizeof c->net.topo_cfg);
-    test_set_u32(&c->net.topo->schema, &c->net.topo_cfg, "dim", dim);
+    test_set(c, "network.topology", "hypercube");
+    test_set(c, "network.hypercube.dim", "%u", dim);
+}
+
+/* Read the current workload's key `key` (its own schema, not a plug-in's)
+ * as a number (integers, reals, booleans, enum indexes) or, for a plug-in
+ * selector, its ops table. NaN / NULL when there is no such key. */
+static inline double test_wl_num(const mpp_sim_config *c, const char *key)
+{
+    const mpp_param *p = c->workload.ops ? mpp_schema_find(&c->workload.ops->schema, key) : NULL;
+    if (!p)
+        return 0.0 / 0.0;
+    const unsigned char *src = c->workload.cfg.b + p->offset;
+    switch (p->type) {
+    case MPP_PT_U32: {
+        uint32_t v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    case MPP_PT_U64:
+    case MPP_PT_BYTES:
+    case MPP_PT_CYCLES: {
+        uint64_t v;
+        memcpy(&v, src, sizeof v);
+        return (double)v;
+    }
+    case MPP_PT_DOUBLE: {
+        double v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    case MPP_PT_BOOL: {
+        bool v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    case MPP_PT_ENUM: {
+        int v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    default:
+        return 0.0 / 0.0;
+    }
+}
+
+static inline const void *test_wl_plugin(const mpp_sim_config *c, const char *key)
+{
+    const mpp_param *p = c->workload.ops ? mpp_schema_find(&c->workload.ops->schema, key) : NULL;
+    const void *ops = NULL;
+    if (p && p->type == MPP_PT_PLUGIN)
+        memcpy(&ops, c->workload.cfg.b + p->offset, sizeof ops);
+    return ops;
+}
+
+/* A workload for tests: node programs given from C (prog[nodes], owned by
+ * the test; NULL: none), on every NIC interface. */
+typedef struct test_prog_cfg {
+    const mpp_program *prog;
+} test_prog_cfg;
+
+static inline int test_prog_setup(mpp_sim *s, const void *cfg, void **priv, mpp_err *err)
+{
+    const test_prog_cfg *c = cfg;
+    (void)priv;
+    return c->prog ? mpp_sim_programs(s, c->prog, err) : 0;
+}
+
+static const mpp_workload_ops test_programs_workload = {
+    .name = "test-programs",
+    .help = "node programs given by a test",
+    .schema = {NULL, 0, sizeof(test_prog_cfg)},
+    .flags = MPP_WL_NODES,
+    .setup = test_prog_setup,
+    .summary = mpp_summary_nodes,
+    .nsummary = MPP_SUMMARY_NODES_N,
+};
+
+static inline void test_use_programs(mpp_sim_config *c, const mpp_program *prog)
+{
+    test_prog_cfg pc = {prog};
+    c->workload.ops = &test_programs_workload;
+    memset(c->workload.cfg.b, 0, sizeof c->workload.cfg.b);
+    memcpy(c->workload.cfg.b, &pc, sizeof pc);
 }
 
 #endif

@@ -11,5 +11,7 @@
 const mpp_topo_ops *mpp_topo_find(const char *name);
 /* NULL-terminated list of all registered topologies. */
 const mpp_topo_ops *const *mpp_topo_all(void);
+/* The family, for the configuration layer (network.topology). */
+extern const mpp_family mpp_topo_family;
 
 #endif

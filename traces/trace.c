@@ -16,8 +16,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/sim.h"
 #include "core/base/strbuf.h"
+#include "core/schema.h"
+#include "core/sections.h"
 #include "traces/lineio.h"
 
 #define LINE_MAX_LEN 4096
@@ -137,7 +138,6 @@ static int fields(char *s, char **f, int max)
 static const char *const op_names[] = {"SEND",   "ISEND", "RECV", "IRECV",   "SENDRECV",
                                        "WAIT",   "AM",    "POLL", "COMPUTE", "BARRIER",
                                        "REDUCE", "MARK",  "APP"};
-static const char *const paradigm_names[] = {"sync", "async", "am", "am_put"};
 
 /* --- message traces ------------------------------------------------------------ */
 
@@ -335,7 +335,7 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
             if (!strcmp(f[2], op_names[k]))
                 code = k;
         for (int k = 0; k < 4; k++)
-            if (!strcmp(f[7], paradigm_names[k]))
+            if (!strcmp(f[7], mpp_paradigm_names[k]))
                 par = k;
         bool any1 = !strcmp(f[3], "any"), any2 = !strcmp(f[4], "any");
         if (!parse_u64(f[0], &node) || !parse_u64(f[1], &cyc) || code < 0 ||
@@ -402,7 +402,7 @@ int mpp_op_trace_write(const char *path, const mpp_op_trace *t, mpp_err *err)
         peer_text(&sb, e->op.peer);
         peer_text(&sb, e->op.peer2);
         mpp_sb_printf(&sb, " %u %" PRIu64 " %s\n", e->op.tag, e->op.bytes,
-                      paradigm_names[e->op.paradigm < 4 ? e->op.paradigm : 0]);
+                      mpp_paradigm_names[e->op.paradigm < 4 ? e->op.paradigm : 0]);
     }
     int rc = write_text(path, &sb, err);
     mpp_sb_free(&sb);
@@ -411,43 +411,13 @@ int mpp_op_trace_write(const char *path, const mpp_op_trace *t, mpp_err *err)
 
 /* --- programs from traces ------------------------------------------------------- */
 
-typedef struct pbuild {
-    mpp_program *p;
-    uint32_t *cap;
-} pbuild;
-
-static int padd(pbuild *b, uint32_t n, mpp_op op, mpp_err *err)
+int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_progbuild *b, mpp_err *err)
 {
-    mpp_program *p = &b->p[n];
-    if (p->len == b->cap[n]) {
-        uint32_t cap = b->cap[n] ? b->cap[n] * 2 : 8;
-        mpp_op *o = realloc((mpp_op *)p->ops, cap * sizeof *o);
-        if (!o)
-            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-        p->ops = o;
-        b->cap[n] = cap;
-    }
-    ((mpp_op *)p->ops)[p->len++] = op;
-    return 0;
-}
-
-void mpp_trace_programs_free(mpp_program *p, uint32_t nodes)
-{
-    if (!p)
-        return;
-    for (uint32_t n = 0; n < nodes; n++)
-        free((mpp_op *)p[n].ops);
-    free(p);
-}
-
-int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_program **out, mpp_err *err)
-{
-    *out = NULL;
+    memset(b, 0, sizeof *b);
     if (t->nodes != nodes)
         return mpp_err_set(err, MPP_EINVAL, "the trace has %u nodes, the machine %u", t->nodes,
                            nodes);
-    pbuild b = {calloc(nodes, sizeof *b.p), calloc(nodes, sizeof *b.cap)};
-    int rc = b.p && b.cap ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    int rc = mpp_progbuild_init(b, nodes, err);
     for (uint32_t i = 0; i < t->n && !rc; i++) {
         if (t->e[i].op.code == MPP_OP_APP)
             rc = mpp_err_set(err, MPP_EINVAL,
@@ -455,15 +425,11 @@ int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_program **
                              "cannot be re-executed from a trace",
                              t->e[i].node);
         else
-            rc = padd(&b, t->e[i].node, t->e[i].op, err);
+            rc = mpp_progbuild_add(b, t->e[i].node, t->e[i].op, err);
     }
-    free(b.cap);
-    if (rc) {
-        mpp_trace_programs_free(b.p, nodes);
-        return rc;
-    }
-    *out = b.p;
-    return 0;
+    if (rc)
+        mpp_progbuild_free(b);
+    return rc;
 }
 
 static int cmp_issue(const void *a, const void *b)
@@ -476,26 +442,29 @@ static int cmp_issue(const void *a, const void *b)
 }
 
 int mpp_trace_programs_msgs(const mpp_msg_trace *t, uint32_t nodes, int paradigm, double cpu_mhz,
-                            double net_mhz, mpp_program **out, mpp_err *err)
+                            double net_mhz, mpp_progbuild *b, mpp_err *err)
 {
-    *out = NULL;
+    memset(b, 0, sizeof *b);
     if (t->nodes > nodes)
         return mpp_err_set(err, MPP_EINVAL, "the trace has %u nodes, the machine only %u",
                            t->nodes, nodes);
     if (!(cpu_mhz > 0) || (!t->time_us && !(net_mhz > 0)))
         return mpp_err_set(err, MPP_EINVAL, "replaying a message trace needs node.cpu_mhz (and "
                                             "network.net_mhz for a trace in cycles)");
-    pbuild b = {calloc(nodes, sizeof *b.p), calloc(nodes, sizeof *b.cap)};
+    int rc = mpp_progbuild_init(b, nodes, err);
+    if (rc)
+        return rc;
     const mpp_msg_trace_entry **order = malloc((t->n + 1) * sizeof *order);
     double *clock = calloc(nodes, sizeof *clock); /* CPU cycles scheduled so far */
-    int rc = b.p && b.cap && order && clock ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    if (!order || !clock)
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < t->n && !rc; i++)
         order[i] = &t->e[i];
     if (!rc)
         qsort(order, t->n, sizeof *order, cmp_issue);
     /* receivers post their receives first, in trace order */
     for (uint32_t i = 0; i < t->n && !rc; i++)
-        rc = padd(&b, t->e[i].dst, (mpp_op){.code = MPP_OP_IRECV, .peer = t->e[i].src, .tag = t->e[i].tag}, err);
+        rc = mpp_progbuild_add(b, t->e[i].dst, (mpp_op){.code = MPP_OP_IRECV, .peer = t->e[i].src, .tag = t->e[i].tag}, err);
     uint8_t code = paradigm == MPP_PARADIGM_ASYNC ? MPP_OP_ISEND : MPP_OP_SEND;
     for (uint32_t i = 0; i < t->n && !rc; i++) {
         const mpp_msg_trace_entry *e = order[i];
@@ -503,23 +472,19 @@ int mpp_trace_programs_msgs(const mpp_msg_trace *t, uint32_t nodes, int paradigm
         if (at > clock[e->src]) {
             uint64_t gap = (uint64_t)llround(at - clock[e->src]);
             if (gap)
-                rc = padd(&b, e->src, (mpp_op){.code = MPP_OP_COMPUTE, .bytes = gap}, err);
+                rc = mpp_progbuild_add(b, e->src, (mpp_op){.code = MPP_OP_COMPUTE, .bytes = gap}, err);
             clock[e->src] += (double)gap;
         }
         if (!rc)
-            rc = padd(&b, e->src, (mpp_op){.code = code, .paradigm = (uint8_t)paradigm,
+            rc = mpp_progbuild_add(b, e->src, (mpp_op){.code = code, .paradigm = (uint8_t)paradigm,
                                            .peer = e->dst, .tag = e->tag, .bytes = e->bytes}, err);
     }
     for (uint32_t n = 0; n < nodes && !rc; n++)
-        if (b.p[n].len)
-            rc = padd(&b, n, (mpp_op){.code = MPP_OP_WAIT}, err);
+        if (b->prog[n].len)
+            rc = mpp_progbuild_add(b, n, (mpp_op){.code = MPP_OP_WAIT}, err);
     free(order);
     free(clock);
-    free(b.cap);
-    if (rc) {
-        mpp_trace_programs_free(b.p, nodes);
-        return rc;
-    }
-    *out = b.p;
-    return 0;
+    if (rc)
+        mpp_progbuild_free(b);
+    return rc;
 }

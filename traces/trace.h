@@ -65,17 +65,16 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err);
 int mpp_op_trace_write(const char *path, const mpp_op_trace *t, mpp_err *err);
 void mpp_op_trace_free(mpp_op_trace *t);
 
-/* Node programs from a trace (programs[nodes], each owning its ops; free
- * with mpp_trace_programs_free):
+/* Node programs from a trace, into the builder b (initialised here; free
+ * it with mpp_progbuild_free; on failure it holds nothing):
  *   op trace: every node's operations in order (APP operations of runtime
  *     protocols cannot be re-executed: MPP_EINVAL);
  *   message trace: each source's messages in issue order as COMPUTE gaps
  *     (CPU cycles at cpu_mhz, or network cycles converted with both clocks)
  *     and blocking SENDs of `paradigm`; every destination posts an IRECV
  *     per incoming message first and WAITs at the end. */
-int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_program **out, mpp_err *err);
+int mpp_trace_programs_ops(const mpp_op_trace *t, uint32_t nodes, mpp_progbuild *b, mpp_err *err);
 int mpp_trace_programs_msgs(const mpp_msg_trace *t, uint32_t nodes, int paradigm, double cpu_mhz,
-                            double net_mhz, mpp_program **out, mpp_err *err);
-void mpp_trace_programs_free(mpp_program *p, uint32_t nodes);
+                            double net_mhz, mpp_progbuild *b, mpp_err *err);
 
 #endif

@@ -1,18 +1,33 @@
-/* core/base/param.h — parameter schemas.
+/* core/base/param.h — parameter schemas (mpp_param_*, mpp_schema_*).
  *
- * Every configurable part (the network, the workload, each topology, routing
- * and traffic-pattern plug-in) describes its configuration as a table of
- * mpp_param rows: key, type, where the value lives in the part's plain C
- * config struct, default, range and help. The configuration layer
- * (core/cfgtree.c, core/experiment.c) checks YAML values against these tables (unknown key, wrong
- * type, out of range -> file:line:column), fills the struct, and prints the
- * resolved configuration from the same tables. Nothing reads configuration
- * after setup. */
+ * Every configurable part (the engine's network, node and run sections, each
+ * workload, topology, routing, traffic-pattern and scheduler plug-in)
+ * describes its configuration as a table of mpp_param rows: key, type, where
+ * the value lives in the part's plain C config struct, default, range and
+ * help. The configuration layer (core/config/) checks YAML values against
+ * these tables (unknown key, wrong type, out of range -> file:line:column),
+ * fills the struct, and prints the resolved configuration from the same
+ * tables; the defaults are applied here (mpp_schema_defaults), so a part's
+ * defaults live in one place, its schema. Nothing reads configuration after
+ * setup.
+ *
+ * A row of type MPP_PT_PLUGIN selects a plug-in of another family (a
+ * workload's traffic pattern or scheduler; the network's topology and
+ * routing): the chosen ops table is stored at `offset` and its own
+ * configuration (an mpp_blob filled from the plug-in's schema) at `blob`.
+ * Families describe themselves to the configuration layer with an
+ * mpp_family, defined next to each registry. */
 #ifndef MPP_CORE_BASE_PARAM_H
 #define MPP_CORE_BASE_PARAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/base/err.h"
+
+struct mpp_sb;
+typedef struct mpp_family mpp_family;
 
 typedef enum mpp_ptype {
     MPP_PT_U32,     /* uint32_t; an integer */
@@ -24,7 +39,8 @@ typedef enum mpp_ptype {
     MPP_PT_CYCLES,  /* uint64_t network cycles; accepts ns, us, ms, s when net_mhz > 0 */
     MPP_PT_U32LIST, /* mpp_u32list: a YAML list of integers (or one integer) */
     MPP_PT_SENDLIST, /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
-    MPP_PT_STRING   /* char[MPP_STR_MAX]: text (a file name) */
+    MPP_PT_STRING,  /* char[MPP_STR_MAX]: text (a file name) */
+    MPP_PT_PLUGIN   /* const void *: an ops table of `family`; its config at `blob` */
 } mpp_ptype;
 
 #define MPP_U32LIST_MAX 16
@@ -58,6 +74,8 @@ typedef struct mpp_param {
     double min, max;            /* inclusive range for numbers */
     const char *const *choices; /* MPP_PT_ENUM: NULL-terminated names */
     const char *help;
+    const mpp_family *family;   /* MPP_PT_PLUGIN: the family (def: a plug-in name) */
+    size_t blob;                /* MPP_PT_PLUGIN: offsetof(config struct, its mpp_blob) */
 } mpp_param;
 
 /* Configuration storage for a plug-in, held by value inside mpp_sim_config
@@ -75,6 +93,43 @@ typedef struct mpp_schema {
     size_t size;
 } mpp_schema;
 
+/* A plug-in family as the configuration layer sees it (STYLE rule 6):
+ * named plug-ins, each with its own schema. Every hook but parse_short and
+ * hidden is required. */
+struct mpp_family {
+    const char *what;                      /* "topology", "traffic pattern", ... */
+    const void *(*find)(const char *name); /* by name or alias; NULL when unknown */
+    const void *(*at)(size_t i);           /* the i-th registered, NULL past the last */
+    const char *(*name)(const void *ops);  /* canonical name */
+    const mpp_schema *(*schema)(const void *ops);
+    bool (*hidden)(const void *ops);       /* not listed (test-only plug-ins); may be NULL */
+    /* A compact form ("8x8" for a mesh) into "key=value" lines of the
+     * plug-in's own keys; may be NULL, and may return 0 without appending
+     * anything for a plug-in that has no short form. */
+    int (*parse_short)(const void *ops, const char *args, struct mpp_sb *out, mpp_err *err);
+};
+
 #define MPP_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The row called key, or NULL. */
+const mpp_param *mpp_schema_find(const mpp_schema *s, const char *key);
+
+/* Store the value `text` (the YAML form of a scalar: digits, a number, a
+ * size or time with a unit, true/false, an enum word, a text; for lists the
+ * flow forms "[]", "[1, 2]") for row p at (char *)base + p->offset, after
+ * checking its form and range. Times need net_mhz > 0. Returns
+ * MPP_UNITS_OK, MPP_UNITS_BAD or MPP_UNITS_NEED_CLOCK (core/base/units.h);
+ * nothing is stored on failure. MPP_PT_PLUGIN rows are not values: BAD. */
+int mpp_param_set_text(const mpp_param *p, const char *text, double net_mhz, void *base);
+
+/* Fill base (a struct of s->size bytes) with every row's default. A
+ * default that its own row rejects is a bug of the schema (assert); PLUGIN
+ * rows are left to the configuration layer (their ops pointer stays NULL). */
+void mpp_schema_defaults(const mpp_schema *s, void *base);
+
+/* Row p's integer range for its type: [*lo, *hi]. */
+void mpp_param_int_bounds(const mpp_param *p, uint64_t *lo, uint64_t *hi);
+/* True when row p has an upper bound (max >= min, and not min == max == 0). */
+bool mpp_param_has_upper(const mpp_param *p);
 
 #endif

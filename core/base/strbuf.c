@@ -119,3 +119,11 @@ void mpp_sb_double(mpp_sb *sb, double v)
     }
     mpp_sb_add(sb, buf);
 }
+
+int mpp_sb_to_err(mpp_sb *sb, mpp_err *err, int code)
+{
+    int rc = mpp_sb_ok(sb) ? mpp_err_set(err, code, "%s", sb->s)
+                           : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    mpp_sb_free(sb);
+    return rc;
+}

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/base/err.h"
+
 typedef struct mpp_sb {
     char *s;      /* NUL-terminated text (never NULL after init) */
     size_t len;   /* bytes used, excluding the NUL */
@@ -33,5 +35,9 @@ void mpp_sb_json_str(mpp_sb *sb, const char *s);
  * ("%.17g" trimmed to the shortest that reads back; NaN/inf become null). */
 void mpp_sb_double(mpp_sb *sb, double v);
 static inline bool mpp_sb_ok(const mpp_sb *sb) { return !sb->failed; }
+/* Move a composed message (which may be longer than err->msg) into err
+ * with code, or MPP_ENOMEM when building it failed; frees sb; returns the
+ * code set. */
+int mpp_sb_to_err(mpp_sb *sb, mpp_err *err, int code);
 
 #endif

@@ -38,6 +38,8 @@
 #include "topologies/topology.h"
 #include "routers/routing.h"
 #include "algorithms/patterns.h"
+#include "algorithms/schedule.h"
+#include "algorithms/workloads.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -374,7 +376,7 @@ static void describe_run(const mpp_experiment *e, size_t i, char *buf, size_t le
     mpp_sb_printf(&sb, "run %zu (", i);
     for (size_t a = 0; a < mpp_experiment_axes(e); a++)
         mpp_sb_printf(&sb, "%s=%s, ", mpp_experiment_axis(e, a), mpp_experiment_value(e, i, a));
-    mpp_sb_printf(&sb, "seed %" PRIu64 ")", mpp_experiment_config(e, i)->seed);
+    mpp_sb_printf(&sb, "seed %" PRIu64 ")", mpp_experiment_config(e, i)->run.seed);
     snprintf(buf, len, "%s", mpp_sb_ok(&sb) ? sb.s : "run");
     mpp_sb_free(&sb);
 }
@@ -467,8 +469,7 @@ typedef struct table {
     const char **label;  /* [naxes] column titles */
     int *width;          /* [naxes] */
     int seedw;
-    bool perm;           /* permutation workload: makespan columns */
-    bool msgs;           /* messages workload: times in ms */
+    const mpp_workload_ops *w; /* the first run's workload: its summary columns */
     size_t next;         /* next run to print */
 } table;
 
@@ -506,12 +507,10 @@ static int table_init(table *t, const mpp_experiment *e)
         t->width[a] = w;
     }
     t->seedw = 4;
-    t->perm = n && mpp_experiment_config(e, 0)->workload == MPP_WL_PERMUTATION;
-    t->msgs = n && (mpp_experiment_config(e, 0)->workload == MPP_WL_MESSAGES ||
-                    mpp_experiment_config(e, 0)->workload == MPP_WL_SCHEDULE);
+    t->w = n ? mpp_experiment_config(e, 0)->workload.ops : NULL;
     for (size_t i = 0; i < n; i++) {
         char buf[32];
-        int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->seed);
+        int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->run.seed);
         if (l > t->seedw)
             t->seedw = l;
     }
@@ -528,67 +527,46 @@ static void table_header(const table *t)
 {
     for (size_t a = 0; a < t->naxes; a++)
         printf("%-*s  ", t->width[a], t->label[a]);
-    if (t->msgs)
-        printf("%*s  %8s  %11s  %10s  %11s  %11s  %11s  %11s\n", t->seedw, "seed", "messages",
-               "makespan_ms", "per_msg_us", "send_min_ms", "send_max_ms", "recv_max_ms",
-               "hops_mean");
-    else if (t->perm)
-        printf("%*s  %9s  %14s  %9s  %11s  %11s  %9s\n", t->seedw, "seed", "makespan",
-               "cycles_per_msg", "msg_max", "lower_bound", "bound_ratio", "hops_mean");
-    else
-        printf("%*s  %8s  %8s  %12s  %11s  %9s  %9s\n", t->seedw, "seed", "offered", "accepted",
-               "latency_mean", "latency_p99", "hops_mean", "saturated");
+    printf("%*s", t->seedw, "seed");
+    for (uint32_t k = 0; t->w && k < t->w->nsummary; k++)
+        printf("  %*s", t->w->summary[k].width, t->w->summary[k].title);
+    putchar('\n');
     fflush(stdout);
+}
+
+/* One summary value: an integer, a real with its decimals ("-" when not
+ * finite or not a column of this run), yes/no. */
+static void table_value(const mpp_summary_col *c, const mpp_workload_ops *w,
+                        const mpp_sim_result *r)
+{
+    mpp_value v;
+    mpp_field_type type;
+    if (!mpp_output_column(w, r, c->column, &v, &type))
+        printf("%*s", c->width, "-");
+    else if (type == MPP_F_DOUBLE)
+        print_double(stdout, c->width, c->prec, v.d);
+    else if (type == MPP_F_BOOL)
+        printf("%*s", c->width, v.u ? "yes" : "no");
+    else
+        printf("%*" PRIu64, c->width, v.u);
 }
 
 static void table_row(const table *t, size_t i, const mpp_output_run *r)
 {
     for (size_t a = 0; a < t->naxes; a++)
         printf("%-*s  ", t->width[a], mpp_experiment_value(t->e, i, a));
-    printf("%*" PRIu64 "  ", t->seedw, mpp_experiment_config(t->e, i)->seed);
+    printf("%*" PRIu64 "  ", t->seedw, mpp_experiment_config(t->e, i)->run.seed);
     if (r->status) {
         printf("%s\n", r->status == MPP_EDEADLOCK ? "FAILED: deadlock" : "FAILED");
-    } else {
-        const mpp_sim_result *s = &r->result;
-        if (t->msgs) {
-            printf("%8" PRIu64 "  ", s->messages);
-            print_double(stdout, 11, 4, s->makespan_ms);
-            fputs("  ", stdout);
-            print_double(stdout, 10, 1, s->message_latency_us);
-            fputs("  ", stdout);
-            print_double(stdout, 11, 4, s->send_done_min_ms);
-            fputs("  ", stdout);
-            print_double(stdout, 11, 4, s->send_done_max_ms);
-            fputs("  ", stdout);
-            print_double(stdout, 11, 4, s->recv_done_max_ms);
-            fputs("  ", stdout);
-            print_double(stdout, 11, 3, s->hops_mean);
-            fputc('\n', stdout);
-            return;
-        }
-        if (t->perm) {
-            printf("%9" PRIu64 "  ", s->makespan);
-            print_double(stdout, 14, 1, s->message_latency_mean);
-            printf("  %9" PRIu64 "  ", s->message_latency_max);
-            print_double(stdout, 11, 1, s->lower_bound);
-            fputs("  ", stdout);
-            print_double(stdout, 11, 3, s->bound_ratio);
-            fputs("  ", stdout);
-            print_double(stdout, 9, 3, s->hops_mean);
-            fputc('\n', stdout);
-            return;
-        }
-        print_double(stdout, 8, 4, s->offered);
-        fputs("  ", stdout);
-        print_double(stdout, 8, 4, s->accepted);
-        fputs("  ", stdout);
-        print_double(stdout, 12, 2, s->latency_mean);
-        fputs("  ", stdout);
-        print_double(stdout, 11, 1, s->latency_p99);
-        fputs("  ", stdout);
-        print_double(stdout, 9, 3, s->hops_mean);
-        printf("  %9s\n", s->saturated ? "yes" : "no");
+        return;
     }
+    const mpp_workload_ops *w = mpp_experiment_config(t->e, i)->workload.ops;
+    for (uint32_t k = 0; t->w && k < t->w->nsummary; k++) {
+        if (k)
+            fputs("  ", stdout);
+        table_value(&t->w->summary[k], w, &r->result);
+    }
+    putchar('\n');
 }
 
 /* ---- running the runs ---------------------------------------------------- */
@@ -619,8 +597,8 @@ static void run_one(const run_ctx *c, size_t i, mpp_progress_fn fn, void *ud, mp
     const mpp_experiment *e = c->e;
     bool channels = c->channels, matrix = c->matrix;
     mpp_sim_config cfg = *mpp_experiment_config(e, i);
-    cfg.record_channels = channels;
-    cfg.record_matrix = matrix;
+    cfg.run.record_channels = channels;
+    cfg.run.record_matrix = matrix;
     mpp_err err;
     mpp_err_clear(&err);
     mpp_sim *s = mpp_sim_create(&cfg, &err);
@@ -1397,6 +1375,14 @@ static void sim_json(const mpp_experiment *e, const mpp_sim_result *r)
         mpp_output_field(&sb, &mpp_result_fields[k], r, true);
         mpp_sb_add(&sb, ",\n");
     }
+    const mpp_workload_ops *w = mpp_experiment_config(e, 0)->workload.ops;
+    for (uint32_t k = 0; w && k < w->ncolumns; k++) {
+        mpp_sb_add(&sb, "  ");
+        mpp_sb_json_str(&sb, w->columns[k].name);
+        mpp_sb_add(&sb, ": ");
+        mpp_output_extra(&sb, &w->columns[k], r->extra[k], true);
+        mpp_sb_add(&sb, ",\n");
+    }
     mpp_sb_add(&sb, "  \"timing\": {\"wall_seconds\": ");
     mpp_sb_double(&sb, r->wall_seconds);
     mpp_sb_add(&sb, "}\n}\n");
@@ -1407,18 +1393,21 @@ static void sim_json(const mpp_experiment *e, const mpp_sim_result *r)
 
 static void sim_summary(const mpp_sim_config *cfg, const mpp_sim *s, const mpp_sim_result *r)
 {
-    printf("%s, %" PRIu32 " nodes, router %s, %s traffic, seed %" PRIu64 "\n",
+    const mpp_workload_ops *w = cfg->workload.ops;
+    printf("%s, %" PRIu32 " nodes, router %s, workload %s, seed %" PRIu64 "\n",
            cfg->net.topo ? cfg->net.topo->name : "?", mpp_sim_topology(s)->nodes,
-           cfg->net.routing ? cfg->net.routing->name : "?",
-           cfg->synth.pattern ? cfg->synth.pattern->name : "?", r->seed);
-    if (cfg->workload == MPP_WL_PERMUTATION) {
-        printf("  makespan    %" PRIu64 " cycles\n", r->makespan);
-        printf("  messages    %.1f mean, %" PRIu64 " max cycles per message\n",
-               r->message_latency_mean, r->message_latency_max);
-        printf("  bound       %.1f cycles (bisection/ejection), ratio %.3f\n", r->lower_bound,
-               r->bound_ratio);
-    } else {
-        printf("  offered     %.4f flits/node/cycle\n", r->offered);
+           cfg->net.routing ? cfg->net.routing->name : "?", w ? w->name : "none", r->seed);
+    /* the workload's own summary first */
+    for (uint32_t k = 0; w && k < w->nsummary; k++) {
+        mpp_summary_col c = w->summary[k];
+        if (!strcmp(c.column, "accepted") || !strcmp(c.column, "hops_mean") ||
+            !strcmp(c.column, "saturated") || !strcmp(c.column, "latency_mean") ||
+            !strcmp(c.column, "latency_p99"))
+            continue; /* in the engine's lines below */
+        printf("  %-14s", c.title);
+        c.width = 0;
+        table_value(&c, w, r);
+        putchar('\n');
     }
     printf("  accepted    %.4f flits/node/cycle (least node %.4f)\n", r->accepted,
            r->accepted_min);
@@ -1568,6 +1557,7 @@ static const char *ptype_name(mpp_ptype t)
     case MPP_PT_U32LIST: return "integer list";
     case MPP_PT_SENDLIST: return "send list";
     case MPP_PT_STRING: return "text";
+    case MPP_PT_PLUGIN: return "plug-in";
     }
     return "?";
 }
@@ -1613,27 +1603,33 @@ static int cmd_list(int argc, char **argv)
     }
     if (argc > 2)
         return usage_error("list", "too many arguments");
-    bool topo = true, rout = true, pat = true, pre = true;
+    bool topo = true, rout = true, pat = true, pre = true, wl = true, sch = true;
     if (argc == 2) {
         const char *f = argv[1];
         topo = !strcmp(f, "topologies") || !strcmp(f, "topology");
         rout = !strcmp(f, "routers") || !strcmp(f, "router") || !strcmp(f, "routing");
         pat = !strcmp(f, "patterns") || !strcmp(f, "pattern") || !strcmp(f, "traffic");
         pre = !strcmp(f, "presets") || !strcmp(f, "machines") || !strcmp(f, "machine");
-        if (!topo && !rout && !pat && !pre)
-            return usage_error("list", "unknown family '%s' (topologies, routers, patterns, presets)",
+        wl = !strcmp(f, "workloads") || !strcmp(f, "workload");
+        sch = !strcmp(f, "schedulers") || !strcmp(f, "scheduler");
+        if (!topo && !rout && !pat && !pre && !wl && !sch)
+            return usage_error("list", "unknown family '%s' (topologies, routers, workloads, "
+                                       "patterns, schedulers, presets)",
                                f);
     }
+    bool any = false;
     if (topo) {
         printf("topologies (network.topology; parameters network.<name>.<key>):\n");
         for (const mpp_topo_ops *const *t = mpp_topo_all(); *t; t++) {
             list_entry((*t)->name, NULL, (*t)->help);
             list_schema(&(*t)->schema);
         }
+        any = true;
     }
     if (rout) {
         printf("%srouters (network.router; parameters network.<name>.<key>):\n",
-               topo ? "\n" : "");
+               any ? "\n" : "");
+        any = true;
         for (const mpp_routing_ops *const *r = mpp_routing_all(); *r; r++) {
             if ((*r)->test_only)
                 continue;
@@ -1641,17 +1637,35 @@ static int cmd_list(int argc, char **argv)
             list_schema(&(*r)->schema);
         }
     }
+    if (wl) {
+        printf("%sworkloads (workload.type; parameters workload.<key>):\n", any ? "\n" : "");
+        for (const mpp_workload_ops *const *w = mpp_workload_all(); *w; w++) {
+            list_entry((*w)->name, NULL, (*w)->help);
+            list_schema(&(*w)->schema);
+        }
+        any = true;
+    }
     if (pat) {
         printf("%spatterns (workload.pattern; parameters workload.<name>.<key>):\n",
-               topo || rout ? "\n" : "");
+               any ? "\n" : "");
+        any = true;
         for (const mpp_pattern_ops *const *p = mpp_pattern_all(); *p; p++) {
             list_entry((*p)->name, (*p)->aliases, (*p)->help);
             list_schema(&(*p)->schema);
         }
     }
+    if (sch) {
+        printf("%sschedulers (workload.scheduler; parameters workload.<name>.<key>):\n",
+               any ? "\n" : "");
+        for (const mpp_sched_ops *const *o = mpp_sched_all(); *o; o++) {
+            list_entry((*o)->name, NULL, (*o)->help);
+            list_schema(&(*o)->schema);
+        }
+        any = true;
+    }
     if (pre) {
         printf("%smachine presets (machine: NAME; experiments/machines/NAME.yaml):\n",
-               topo || rout || pat ? "\n" : "");
+               any ? "\n" : "");
         for (size_t i = 0; i < mpp_npresets; i++)
             list_entry(mpp_presets[i].name, NULL, mpp_presets[i].help);
     }

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "core/config/experiment.h"
+#include "core/config/simcfg.h"
+#include "core/schema.h"
+#include "core/workload.h"
 #include "core/sim.h"
 #include "traces/trace.h"
 
@@ -40,6 +43,18 @@ static int usage(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\nsee 'mppnet replay --help'\n", stderr);
     return 2;
+}
+
+/* s as a double-quoted YAML scalar (a file name taken as it is). */
+static void yaml_quote(mpp_sb *sb, const char *s)
+{
+    mpp_sb_addc(sb, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            mpp_sb_addc(sb, '\\');
+        mpp_sb_addc(sb, *s);
+    }
+    mpp_sb_addc(sb, '"');
 }
 
 static int fail(const mpp_err *err)
@@ -106,10 +121,9 @@ int mpp_cmd_replay(int argc, char **argv)
         free(ov);
         return usage("%s", "--ops and --messages cannot be combined");
     }
-    static const char *const pnames[] = {"sync", "async", "am", "am_put"};
     int par = -1;
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(paradigm, pnames[k]))
+    for (int k = 0; mpp_paradigm_names[k]; k++)
+        if (!strcmp(paradigm, mpp_paradigm_names[k]))
             par = k;
     if (par < 0) {
         free(ov);
@@ -121,12 +135,9 @@ int mpp_cmd_replay(int argc, char **argv)
     if (!e)
         return fail(&err);
     mpp_sim *s = NULL;
-    mpp_program *progs = NULL;
     uint32_t nodes = 0;
     mpp_op_trace ot;
-    mpp_msg_trace mt;
     memset(&ot, 0, sizeof ot);
-    memset(&mt, 0, sizeof mt);
     if (run >= mpp_experiment_runs(e)) {
         fprintf(stderr, "mppnet: replay: the experiment has %zu runs; --run %zu is not one\n",
                 mpp_experiment_runs(e), run);
@@ -134,26 +145,15 @@ int mpp_cmd_replay(int argc, char **argv)
     }
     mpp_sim_config cfg = *mpp_experiment_config(e, run);
     uint64_t hash = mpp_experiment_hash(e, run);
-    if (cfg.workload != MPP_WL_MESSAGES && cfg.workload != MPP_WL_SCHEDULE && !ops_in && !msgs_in) {
-        fprintf(stderr, "mppnet: replay: %s: the workload has no node programs (use type messages "
-                        "or schedule, or give --ops / --messages)\n",
+    if (!(cfg.workload.ops && (cfg.workload.ops->flags & MPP_WL_NODES)) && !ops_in && !msgs_in) {
+        fprintf(stderr, "mppnet: replay: %s: the workload has no node programs (use a workload "
+                        "that runs them, such as messages or schedule, or give --ops / "
+                        "--messages)\n",
                 exp);
         goto out;
     }
-    /* the machine's node count */
-    {
-        mpp_sim_config probe = cfg;
-        probe.workload = MPP_WL_MANUAL;
-        probe.net.nic = MPP_NIC_IDEAL;
-        mpp_sim *p = mpp_sim_create(&probe, &err);
-        if (!p) {
-            status = fail(&err);
-            goto out;
-        }
-        nodes = mpp_sim_topology(p)->nodes;
-        mpp_sim_destroy(p);
-    }
     if (ops_in) {
+        /* the header: the run it was recorded on, and its seed */
         if (mpp_op_trace_read(ops_in, &ot, &err)) {
             status = fail(&err);
             goto out;
@@ -165,29 +165,29 @@ int mpp_cmd_replay(int argc, char **argv)
                     ops_in, ot.config_hash, run, exp, hash);
             goto out;
         }
-        if (mpp_trace_programs_ops(&ot, nodes, &progs, &err)) {
-            status = fail(&err);
-            goto out;
-        }
-        cfg.workload = MPP_WL_MESSAGES;
-        cfg.programs = progs;
-        cfg.seed = ot.seed;
-    } else if (msgs_in) {
-        if (mpp_msg_trace_read(msgs_in, &mt, &err) ||
-            mpp_trace_programs_msgs(&mt, nodes, par, cfg.node.cpu_mhz, cfg.net.net_mhz, &progs,
-                                    &err)) {
-            status = fail(&err);
-            goto out;
-        }
-        cfg.workload = MPP_WL_MESSAGES;
-        cfg.programs = progs;
+        cfg.run.seed = ot.seed;
     }
-    cfg.record_ops = rec_ops != NULL;
+    if (ops_in || msgs_in) {
+        mpp_sb file;
+        mpp_sb_init(&file);
+        yaml_quote(&file, ops_in ? ops_in : msgs_in);
+        if (!mpp_sb_ok(&file) ||
+            mpp_config_set(&cfg, "workload.type", ops_in ? "optrace" : "msgtrace", &err) ||
+            mpp_config_set(&cfg, "workload.file", file.s, &err) ||
+            (msgs_in && mpp_config_set(&cfg, "workload.paradigm", paradigm, &err))) {
+            mpp_sb_free(&file);
+            status = fail(&err);
+            goto out;
+        }
+        mpp_sb_free(&file);
+    }
+    cfg.run.record_ops = rec_ops != NULL;
     s = mpp_sim_create(&cfg, &err);
     if (!s) {
         status = fail(&err);
         goto out;
     }
+    nodes = mpp_sim_topology(s)->nodes;
     int rc = mpp_sim_run(s, NULL, NULL, &err);
     if (rc) {
         fprintf(stderr, "mppnet: %s\n%s", err.msg, mpp_sim_report(s));
@@ -209,7 +209,7 @@ int mpp_cmd_replay(int argc, char **argv)
            r->makespan, r->makespan_ms, r->message_latency_mean);
     status = 0;
     if (rec_ops) {
-        mpp_op_trace t = {.nodes = nodes, .config_hash = hash, .seed = cfg.seed};
+        mpp_op_trace t = {.nodes = nodes, .config_hash = hash, .seed = cfg.run.seed};
         for (size_t i = 0; i < mpp_sim_op_count(s) && !status; i++) {
             mpp_op_trace_entry en;
             mpp_sim_op_get(s, i, &en.node, &en.cycle, &en.op);
@@ -243,9 +243,7 @@ int mpp_cmd_replay(int argc, char **argv)
         status = 2;
 out:
     mpp_sim_destroy(s);
-    mpp_trace_programs_free(progs, nodes);
     mpp_op_trace_free(&ot);
-    mpp_msg_trace_free(&mt);
     mpp_experiment_destroy(e);
     return status;
 }

@@ -249,7 +249,19 @@ void mpp_output_field(mpp_sb *sb, const mpp_result_field *f, const mpp_sim_resul
     }
 }
 
-void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r)
+void mpp_output_extra(mpp_sb *sb, const mpp_result_column *c, mpp_value v, bool json)
+{
+    if (c->type == MPP_F_DOUBLE) {
+        if (json || isfinite(v.d))
+            mpp_sb_double(sb, v.d);
+    } else if (c->type == MPP_F_BOOL) {
+        mpp_sb_add(sb, v.u ? "true" : "false");
+    } else {
+        mpp_sb_printf(sb, "%" PRIu64, v.u);
+    }
+}
+
+void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r, const mpp_workload_ops *w)
 {
     mpp_sb_addc(sb, '{');
     for (size_t k = 0; k < mpp_result_nfields; k++) {
@@ -259,7 +271,79 @@ void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r)
         mpp_sb_add(sb, ": ");
         mpp_output_field(sb, &mpp_result_fields[k], r, true);
     }
+    for (uint32_t k = 0; w && k < w->ncolumns; k++) {
+        mpp_sb_add(sb, ", ");
+        mpp_sb_json_str(sb, w->columns[k].name);
+        mpp_sb_add(sb, ": ");
+        mpp_output_extra(sb, &w->columns[k], r->extra[k], true);
+    }
     mpp_sb_addc(sb, '}');
+}
+
+bool mpp_output_column(const mpp_workload_ops *w, const mpp_sim_result *r, const char *name,
+                       mpp_value *v, mpp_field_type *type)
+{
+    for (size_t k = 0; k < mpp_result_nfields; k++) {
+        const mpp_result_field *f = &mpp_result_fields[k];
+        if (strcmp(f->name, name))
+            continue;
+        const unsigned char *base = (const unsigned char *)r + f->offset;
+        *type = f->type;
+        if (f->type == MPP_F_U64) {
+            memcpy(&v->u, base, sizeof v->u);
+        } else if (f->type == MPP_F_U32) {
+            uint32_t x;
+            memcpy(&x, base, sizeof x);
+            v->u = x;
+            *type = MPP_F_U64;
+        } else if (f->type == MPP_F_DOUBLE) {
+            memcpy(&v->d, base, sizeof v->d);
+        } else {
+            bool b;
+            memcpy(&b, base, sizeof b);
+            v->u = b;
+        }
+        return true;
+    }
+    for (uint32_t k = 0; w && k < w->ncolumns; k++)
+        if (!strcmp(w->columns[k].name, name)) {
+            *type = w->columns[k].type;
+            *v = r->extra[k];
+            return true;
+        }
+    return false;
+}
+
+/* The workloads' own columns of an experiment: for every workload its runs
+ * use, in the order of first use, each of its columns. */
+typedef struct extra_col {
+    const mpp_workload_ops *w;
+    uint32_t k;
+} extra_col;
+
+static extra_col *extra_columns(const mpp_experiment *e, size_t *n)
+{
+    size_t nruns = mpp_experiment_runs(e), cap = 0;
+    extra_col *c = NULL;
+    *n = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        const mpp_workload_ops *w = mpp_experiment_config(e, i)->workload.ops;
+        bool seen = !w || !w->ncolumns;
+        for (size_t j = 0; j < *n && !seen; j++)
+            seen = c[j].w == w;
+        if (seen)
+            continue;
+        if (*n + w->ncolumns > cap) {
+            cap = 2 * cap + w->ncolumns;
+            extra_col *g = realloc(c, cap * sizeof *g);
+            if (!g)
+                break; /* out of memory: the columns that fit */
+            c = g;
+        }
+        for (uint32_t k = 0; k < w->ncolumns; k++)
+            c[(*n)++] = (extra_col){w, k};
+    }
+    return c;
 }
 
 /* True when s is a JSON number (RFC 8259 grammar). */
@@ -329,6 +413,12 @@ void mpp_output_results_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outpu
         mpp_sb_addc(sb, ',');
         mpp_output_csv_field(sb, mpp_result_fields[k].name);
     }
+    size_t nextra;
+    extra_col *extra = extra_columns(e, &nextra);
+    for (size_t x = 0; x < nextra; x++) {
+        mpp_sb_addc(sb, ',');
+        mpp_output_csv_field(sb, extra[x].w->columns[extra[x].k].name);
+    }
     mpp_sb_addc(sb, '\n');
     for (size_t i = 0; i < nruns; i++) {
         if (!run_ok(&runs[i]))
@@ -338,7 +428,7 @@ void mpp_output_results_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outpu
             mpp_sb_addc(sb, ',');
             mpp_output_csv_field(sb, mpp_experiment_value(e, i, a));
         }
-        mpp_sb_printf(sb, ",%" PRIu64 ",%016" PRIx64, mpp_experiment_config(e, i)->seed,
+        mpp_sb_printf(sb, ",%" PRIu64 ",%016" PRIx64, mpp_experiment_config(e, i)->run.seed,
                       mpp_experiment_hash(e, i));
         for (size_t k = 0; k < mpp_result_nfields; k++) {
             if (fixed_column(mpp_result_fields[k].name))
@@ -346,8 +436,16 @@ void mpp_output_results_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outpu
             mpp_sb_addc(sb, ',');
             mpp_output_field(sb, &mpp_result_fields[k], &runs[i].result, false);
         }
+        const mpp_workload_ops *w = mpp_experiment_config(e, i)->workload.ops;
+        for (size_t x = 0; x < nextra; x++) {
+            mpp_sb_addc(sb, ',');
+            if (extra[x].w == w)
+                mpp_output_extra(sb, &w->columns[extra[x].k], runs[i].result.extra[extra[x].k],
+                                 false);
+        }
         mpp_sb_addc(sb, '\n');
     }
+    free(extra);
 }
 
 void mpp_output_results_json(mpp_sb *sb, const char *version, const mpp_experiment *e,
@@ -373,13 +471,14 @@ void mpp_output_results_json(mpp_sb *sb, const char *version, const mpp_experime
             mpp_sb_add(sb, ": ");
             mpp_output_json_value(sb, mpp_experiment_value(e, i, a));
         }
-        mpp_sb_printf(sb, "},\n      \"seed\": %" PRIu64 ",\n", mpp_experiment_config(e, i)->seed);
+        mpp_sb_printf(sb, "},\n      \"seed\": %" PRIu64 ",\n",
+                      mpp_experiment_config(e, i)->run.seed);
         mpp_sb_printf(sb, "      \"config_hash\": \"%016" PRIx64 "\",\n",
                       mpp_experiment_hash(e, i));
         mpp_sb_add(sb, "      \"config\": ");
         mpp_experiment_config_json(e, i, sb);
         mpp_sb_add(sb, ",\n      \"result\": ");
-        mpp_output_result_json(sb, &runs[i].result);
+        mpp_output_result_json(sb, &runs[i].result, mpp_experiment_config(e, i)->workload.ops);
         /* The only host-dependent text: alone on its line, last in the
          * object, so `grep -v wall_seconds` leaves deterministic JSON-ish
          * text to compare. */

@@ -8,7 +8,8 @@
  *
  * Files (rows only for finished runs, in run order):
  *   results.csv   run, each sweep axis, seed, config_hash, every column of
- *                 mpp_result_fields (no host timings)
+ *                 mpp_result_fields (no host timings), then the own columns
+ *                 of every workload the runs use (empty in other runs' rows)
  *   results.json  {"mppnet", "experiment", "runs": [{"run", "axes", "seed",
  *                 "config_hash", "config", "result", "timing"}]}; each
  *                 "timing" object is on a line of its own and is the only
@@ -36,6 +37,7 @@
 #include "core/base/err.h"
 #include "core/config/experiment.h"
 #include "core/sim.h"
+#include "core/workload.h"
 #include "core/base/strbuf.h"
 
 /* One non-zero entry of the measured traffic matrix. */
@@ -96,9 +98,20 @@ void mpp_output_csv_field(mpp_sb *sb, const char *s);
  * true/false. */
 void mpp_output_field(mpp_sb *sb, const mpp_result_field *f, const mpp_sim_result *r, bool json);
 
-/* Append every mpp_result_fields entry of r as one JSON object on one line:
- * {"cycles": 123, ...}. */
-void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r);
+/* Append the value v of a workload's own column c (CSV: a NaN is empty;
+ * JSON: null). */
+void mpp_output_extra(mpp_sb *sb, const mpp_result_column *c, mpp_value v, bool json);
+
+/* Append every mpp_result_fields entry of r, then workload w's own columns
+ * (w may be NULL), as one JSON object on one line: {"cycles": 123, ...}. */
+void mpp_output_result_json(mpp_sb *sb, const mpp_sim_result *r, const mpp_workload_ops *w);
+
+/* The value of result column `name` in r: a standard column or one of
+ * workload w's own (w may be NULL); *type is MPP_F_U64 (also for 32-bit
+ * columns, in v->u), MPP_F_DOUBLE or MPP_F_BOOL (v->u). False when there
+ * is no such column. */
+bool mpp_output_column(const mpp_workload_ops *w, const mpp_sim_result *r, const char *name,
+                       mpp_value *v, mpp_field_type *type);
 
 /* Append a sweep value written in the experiment as JSON: numbers and
  * true/false/null as they are, anything else as a string. */

@@ -37,6 +37,8 @@
 
 #include <yaml.h>
 
+#include "core/base/units.h"
+
 struct mpp_cfgnode {
     mpp_cfgkind kind;
     bool quoted;         /* scalar written with quotes */
@@ -774,6 +776,18 @@ const char *mpp_cfgtree_where(const mpp_cfgnode *n, char *buf, size_t size)
     return buf;
 }
 
+int mpp_cfgtree_expect_map(const mpp_cfgnode *n, const char *keypath, const char *what,
+                           mpp_err *err)
+{
+    if (!n || mpp_cfgtree_is_null(n) || n->kind == MPP_CFG_MAP)
+        return 0;
+    char w[320];
+    const char *t = mpp_cfgtree_text(n);
+    return mpp_err_set(err, MPP_EINVAL, "%s: key '%s': expected a mapping of %s, got %s%.60s%s",
+                       mpp_cfgtree_where(n, w, sizeof w), keypath, what, t ? "'" : "a list",
+                       t ? t : "", t ? "'" : "");
+}
+
 static void emit_scalar(const mpp_cfgnode *n, mpp_sb *out)
 {
     if (!n->quoted) {
@@ -815,12 +829,6 @@ void mpp_cfgtree_emit(const mpp_cfgnode *n, mpp_sb *out)
 
 /* ------------------------------------------------------------- conversion */
 
-/* Upper bound of row p, if any (see cfgtree.h). */
-static bool has_upper(const mpp_param *p)
-{
-    return p->max >= p->min && !(p->min == 0 && p->max == 0);
-}
-
 /* A bound as text: integers without exponent. */
 static void fmt_num(char *buf, size_t size, double v)
 {
@@ -830,30 +838,22 @@ static void fmt_num(char *buf, size_t size, double v)
         snprintf(buf, size, "%g", v);
 }
 
-/* Integer bounds of row p for type t: [*lo, *hi]. */
-static void int_bounds(const mpp_param *p, mpp_ptype t, uint64_t *lo, uint64_t *hi)
-{
-    uint64_t tmax = t == MPP_PT_U32 || t == MPP_PT_U32LIST ? UINT32_MAX : UINT64_MAX;
-    *lo = p->min > 0 ? (uint64_t)ceil(p->min) : 0;
-    *hi = tmax;
-    if (has_upper(p) && p->max < (double)tmax)
-        *hi = p->max < 0 ? 0 : (uint64_t)floor(p->max);
-}
-
 /* What row p accepts, for messages ("an integer between 1 and 64"). */
 static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
 {
     char lo[40], hi[40], range[100] = "";
+    mpp_param row = *p;
+    row.type = t;
     if (t == MPP_PT_DOUBLE) {
         fmt_num(lo, sizeof lo, p->min);
         fmt_num(hi, sizeof hi, p->max);
-        if (has_upper(p))
+        if (mpp_param_has_upper(p))
             snprintf(range, sizeof range, " between %s and %s", lo, hi);
         else if (p->min > -1e300)
             snprintf(range, sizeof range, " of at least %s", lo);
     } else if (t != MPP_PT_BOOL && t != MPP_PT_ENUM) {
         uint64_t l, h;
-        int_bounds(p, t, &l, &h);
+        mpp_param_int_bounds(&row, &l, &h);
         if (h != UINT64_MAX)
             snprintf(range, sizeof range, " between %" PRIu64 " and %" PRIu64, l, h);
         else if (l > 0)
@@ -896,6 +896,9 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
             off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? ", " : "", p->choices[i]);
         break;
     }
+    case MPP_PT_PLUGIN:
+        snprintf(buf, size, "a %s name", p->family ? p->family->what : "plug-in");
+        break;
     }
 }
 
@@ -925,132 +928,51 @@ static int bad_value(const mpp_cfgnode *n, const mpp_param *p, mpp_ptype t, cons
                        got);
 }
 
-/* Strict decimal digits to uint64; false on anything else or overflow. */
-static bool parse_u64(const char *s, size_t len, uint64_t *out)
+/* Scalar n as the value of row p with type t (p's range), stored at
+ * (char *)base + p->offset: the one parser of core/base/param.c, with
+ * located messages. */
+static int convert_scalar(const mpp_cfgnode *n, const mpp_param *p, mpp_ptype t,
+                          const char *keypath, double net_mhz, void *base, mpp_err *err)
 {
-    if (!len)
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-/* Length of the decimal number at the start of s: [-]digits[.digits][e[+-]digits]
- * with at least one digit in the mantissa; 0 when there is none. */
-static size_t scan_number(const char *s, bool sign)
-{
-    size_t i = 0, digits = 0;
-    if (sign && s[i] == '-')
-        i++;
-    while (s[i] >= '0' && s[i] <= '9')
-        i++, digits++;
-    if (s[i] == '.') {
-        i++;
-        while (s[i] >= '0' && s[i] <= '9')
-            i++, digits++;
-    }
-    if (!digits)
-        return 0;
-    if (s[i] == 'e' || s[i] == 'E') {
-        size_t j = i + 1;
-        if (s[j] == '+' || s[j] == '-')
-            j++;
-        if (s[j] >= '0' && s[j] <= '9') {
-            while (s[j] >= '0' && s[j] <= '9')
-                j++;
-            i = j;
-        }
-    }
-    return i;
-}
-
-static double number_value(const char *s, size_t len)
-{
-    char buf[64];
-    if (len >= sizeof buf)
-        return NAN;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return strtod(buf, NULL);
-}
-
-typedef struct unit {
-    const char *name;
-    double factor;
-} unit;
-
-static const unit byte_units[] = {{"B", 1},           {"KB", 1e3}, {"KiB", 1024.0},
-                                  {"MB", 1e6},        {"MiB", 1048576.0},
-                                  {"GB", 1e9},        {"GiB", 1073741824.0}};
-/* Microseconds per unit. */
-static const unit time_units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
-
-static const unit *find_unit(const unit *u, size_t n, const char *s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(u[i].name, s))
-            return &u[i];
-    return NULL;
-}
-
-/* Parse an integer-typed scalar (U32, U64, BYTES, CYCLES) into *out and
- * check the range. */
-static int convert_int(const mpp_cfgnode *n, const mpp_param *p, mpp_ptype t,
-                       const char *keypath, double net_mhz, uint64_t *out, mpp_err *err)
-{
-    if (n->kind != MPP_CFG_SCALAR)
+    if (n->kind != MPP_CFG_SCALAR || (t == MPP_PT_U32LIST && mpp_cfgtree_is_null(n)))
         return bad_value(n, p, t, keypath, err);
-    const char *s = n->text;
-    uint64_t v;
-    size_t len = scan_number(s, false);
-    const char *rest = s + len;
-    if (len && *rest == ' ')
-        rest++;
-    if (len && !*rest && parse_u64(s, len, &v)) {
-        /* a plain integer */
-    } else if (len && *rest && (t == MPP_PT_BYTES || t == MPP_PT_CYCLES)) {
-        const unit *u = t == MPP_PT_BYTES ? find_unit(byte_units, MPP_COUNTOF(byte_units), rest)
-                                          : find_unit(time_units, MPP_COUNTOF(time_units), rest);
-        if (!u)
-            return bad_value(n, p, t, keypath, err);
-        double x = number_value(s, len);
-        if (t == MPP_PT_CYCLES) {
-            if (!(net_mhz > 0)) {
-                char where[320];
-                mpp_cfgtree_where(n, where, sizeof where);
-                return mpp_err_set(err, MPP_EINVAL,
-                                   "%s: key '%s': a time ('%s') needs the network clock, but "
-                                   "network.net_mhz is 0 (unknown): give a number of cycles or "
-                                   "set network.net_mhz",
-                                   where, keypath, s);
-            }
-            x = floor(x * u->factor * net_mhz + 0.5);
-        } else {
-            x = x * u->factor;
-            if (fabs(x - floor(x + 0.5)) > 1e-6 * (x > 1 ? x : 1))
-                return bad_value(n, p, t, keypath, err); /* not a whole number of bytes */
-            x = floor(x + 0.5);
-        }
-        if (!(x >= 0) || x >= 18446744073709551616.0)
-            return bad_value(n, p, t, keypath, err);
-        v = (uint64_t)x;
-    } else {
-        return bad_value(n, p, t, keypath, err);
+    mpp_param row = *p;
+    row.type = t;
+    int rc = mpp_param_set_text(&row, n->text, net_mhz, base);
+    if (rc == MPP_UNITS_NEED_CLOCK) {
+        char where[320];
+        mpp_cfgtree_where(n, where, sizeof where);
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: key '%s': a time ('%s') needs the network clock, but "
+                           "network.net_mhz is 0 (unknown): give a number of cycles or "
+                           "set network.net_mhz",
+                           where, keypath, n->text);
     }
-    uint64_t lo, hi;
-    int_bounds(p, t, &lo, &hi);
-    if (v < lo || v > hi)
-        return bad_value(n, p, t, keypath, err);
-    *out = v;
-    return 0;
+    return rc ? bad_value(n, p, t, keypath, err) : 0;
+}
+
+/* An integer item of a list (U32 or BYTES with row p's range, or the given
+ * range) into *out. */
+static int convert_item(const mpp_cfgnode *n, const mpp_param *p, mpp_ptype t, double min,
+                        double max, const char *keypath, double net_mhz, uint64_t *out,
+                        mpp_err *err)
+{
+    struct {
+        uint64_t v;
+    } box;
+    mpp_param row = *p;
+    row.offset = 0;
+    row.min = min;
+    row.max = max;
+    if (t == MPP_PT_U32) {
+        uint32_t w;
+        int rc = convert_scalar(n, &row, MPP_PT_U32, keypath, net_mhz, &w, err);
+        *out = w;
+        return rc;
+    }
+    int rc = convert_scalar(n, &row, t, keypath, net_mhz, &box, err);
+    *out = box.v;
+    return rc;
 }
 
 int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *keypath,
@@ -1060,50 +982,21 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
     uint64_t v;
     int rc;
     switch (p->type) {
-    case MPP_PT_U32: {
-        if ((rc = convert_int(n, p, p->type, keypath, net_mhz, &v, err)))
-            return rc;
-        uint32_t w = (uint32_t)v;
-        memcpy(dst, &w, sizeof w);
-        return 0;
-    }
+    case MPP_PT_U32:
     case MPP_PT_U64:
     case MPP_PT_BYTES:
     case MPP_PT_CYCLES:
-        if ((rc = convert_int(n, p, p->type, keypath, net_mhz, &v, err)))
-            return rc;
-        memcpy(dst, &v, sizeof v);
-        return 0;
-    case MPP_PT_DOUBLE: {
-        if (n->kind != MPP_CFG_SCALAR)
-            return bad_value(n, p, p->type, keypath, err);
-        size_t len = scan_number(n->text, true);
-        if (!len || n->text[len])
-            return bad_value(n, p, p->type, keypath, err);
-        double d = number_value(n->text, len);
-        if (!isfinite(d) || d < p->min || (has_upper(p) && d > p->max))
-            return bad_value(n, p, p->type, keypath, err);
-        memcpy(dst, &d, sizeof d);
-        return 0;
-    }
-    case MPP_PT_BOOL: {
-        if (n->kind != MPP_CFG_SCALAR ||
-            (strcmp(n->text, "true") != 0 && strcmp(n->text, "false") != 0))
-            return bad_value(n, p, p->type, keypath, err);
-        bool b = n->text[0] == 't';
-        memcpy(dst, &b, sizeof b);
-        return 0;
-    }
+    case MPP_PT_DOUBLE:
+    case MPP_PT_BOOL:
     case MPP_PT_ENUM:
-        if (n->kind == MPP_CFG_SCALAR && p->choices) {
-            for (int i = 0; p->choices[i]; i++) {
-                if (!strcmp(p->choices[i], n->text)) {
-                    memcpy(dst, &i, sizeof i);
-                    return 0;
-                }
-            }
-        }
-        return bad_value(n, p, p->type, keypath, err);
+        return convert_scalar(n, p, p->type, keypath, net_mhz, base, err);
+    case MPP_PT_STRING:
+        /* the text as written (quotes are YAML's, already removed) */
+        if (n->kind != MPP_CFG_SCALAR || strlen(n->text) >= MPP_STR_MAX)
+            return bad_value(n, p, p->type, keypath, err);
+        memset(dst, 0, MPP_STR_MAX);
+        memcpy(dst, n->text, strlen(n->text));
+        return 0;
     case MPP_PT_U32LIST: {
         mpp_u32list l;
         memset(&l, 0, sizeof l);
@@ -1112,8 +1005,6 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
         size_t count = n->kind == MPP_CFG_SEQ ? n->n : 1;
         if (count > MPP_U32LIST_MAX)
             return bad_value(n, p, p->type, keypath, err);
-        mpp_param elem = *p;
-        elem.type = MPP_PT_U32;
         for (size_t i = 0; i < count; i++) {
             const mpp_cfgnode *item = n->kind == MPP_CFG_SEQ ? n->val[i] : n;
             char kp[200];
@@ -1121,18 +1012,11 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
                 snprintf(kp, sizeof kp, "%s[%zu]", keypath, i);
             else
                 snprintf(kp, sizeof kp, "%s", keypath);
-            if ((rc = convert_int(item, &elem, MPP_PT_U32, kp, net_mhz, &v, err)))
+            if ((rc = convert_item(item, p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &v, err)))
                 return rc;
             l.v[l.n++] = (uint32_t)v;
         }
         memcpy(dst, &l, sizeof l);
-        return 0;
-    }
-    case MPP_PT_STRING: {
-        if (n->kind != MPP_CFG_SCALAR || strlen(n->text) >= MPP_STR_MAX)
-            return bad_value(n, p, p->type, keypath, err);
-        memset(dst, 0, MPP_STR_MAX);
-        memcpy(dst, n->text, strlen(n->text));
         return 0;
     }
     case MPP_PT_SENDLIST: {
@@ -1143,11 +1027,6 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
             free(l);
             return bad_value(n, p, p->type, keypath, err);
         }
-        mpp_param node = *p, bytes = *p;
-        node.type = MPP_PT_U32;
-        bytes.type = MPP_PT_BYTES;
-        bytes.min = 0;
-        bytes.max = 1e15;
         for (size_t i = 0; i < n->n; i++) {
             const mpp_cfgnode *t = n->val[i];
             char kp[200];
@@ -1157,9 +1036,11 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
                 return bad_value(t, p, p->type, kp, err);
             }
             uint64_t a, b, c;
-            if ((rc = convert_int(t->val[0], &node, MPP_PT_U32, kp, net_mhz, &a, err)) ||
-                (rc = convert_int(t->val[1], &node, MPP_PT_U32, kp, net_mhz, &b, err)) ||
-                (rc = convert_int(t->val[2], &bytes, MPP_PT_BYTES, kp, net_mhz, &c, err))) {
+            if ((rc = convert_item(t->val[0], p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &a,
+                                   err)) ||
+                (rc = convert_item(t->val[1], p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &b,
+                                   err)) ||
+                (rc = convert_item(t->val[2], p, MPP_PT_BYTES, 0, 1e15, kp, net_mhz, &c, err))) {
                 free(l);
                 return rc;
             }
@@ -1172,6 +1053,8 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
         free(l);
         return 0;
     }
+    case MPP_PT_PLUGIN:
+        break;
     }
-    return mpp_err_set(err, MPP_EINVAL, "key '%s': unknown parameter type", keypath);
+    return mpp_err_set(err, MPP_EINVAL, "key '%s': not a value", keypath);
 }

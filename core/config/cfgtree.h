@@ -121,6 +121,11 @@ uint32_t mpp_cfgtree_column(const mpp_cfgnode *n);
  * buf. */
 const char *mpp_cfgtree_where(const mpp_cfgnode *n, char *buf, size_t size);
 
+/* A section (n, possibly NULL) must be a mapping or empty: 0, or
+ * MPP_EINVAL "WHERE: key 'KEYPATH': expected a mapping of WHAT, got ...". */
+int mpp_cfgtree_expect_map(const mpp_cfgnode *n, const char *keypath, const char *what,
+                           mpp_err *err);
+
 /* Append n as one line of flow-style YAML ("0.25", "[1, 2]",
  * "{rows: 4, cols: 4}"); quoted scalars are written double-quoted. */
 void mpp_cfgtree_emit(const mpp_cfgnode *n, mpp_sb *out);

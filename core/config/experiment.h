@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "core/base/err.h"
-#include "core/sim.h"
+#include "core/sections.h"
 #include "core/base/strbuf.h"
 
 typedef struct mpp_experiment mpp_experiment;

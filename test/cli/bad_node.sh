@@ -78,11 +78,16 @@ expect_bad preset_bad_node_key_file "exp\.yaml:[0-9]+:[0-9]+.*cpu_ghz.*cpu_mhz" 
 small_exp >"$T/nic_model_synthetic.yaml"
 expect_bad nic_model_synthetic "nic.*model.*messages" run exp.yaml \
     network.nic=model workload.type=synthetic
-mk preset_synthetic
-expect_bad preset_synthetic "nic.*model.*messages" run exp.yaml workload.type=synthetic
-mk preset_permutation_type
-expect_bad preset_permutation_type "nic.*model.*messages" run exp.yaml \
-    workload.type=permutation
+# (a workload's keys belong to it: the other types get a file of their own)
+printf 'mppnet: 1\nmachine: cm5\nworkload: {type: synthetic}\noutput: {dir: out}\n' \
+    >"$T/preset_synthetic.yaml"
+expect_bad preset_synthetic "nic.*model.*messages" run exp.yaml
+printf 'mppnet: 1\nmachine: cm5\nworkload: {type: permutation, pattern: randperm}\n' \
+    >"$T/preset_permutation_type.yaml"
+expect_bad preset_permutation_type "nic.*model.*messages" run exp.yaml
+mk other_type_key
+expect_bad other_type_key "unknown key 'workload.shape'.*key of workload type messages" \
+    run exp.yaml workload.type=synthetic
 
 # Bad [src, dst, bytes] triples in a send list.
 mk sends_self

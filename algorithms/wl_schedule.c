@@ -1,0 +1,101 @@
+/* algorithms/wl_schedule.c — the `schedule` workload: a communication
+ * matrix (a COM file, or one generated) scheduled by a scheduler
+ * (algorithms/schedule.h) and replayed by the node processors in a
+ * messaging paradigm (algorithms/replay.h builds the programs; a runtime
+ * protocol such as drs_n also drives them through handler callbacks).
+ * Reported besides the node-program columns: the schedule's phases, its
+ * elementary scheduling steps and, for runtime protocols, the requests
+ * that were refused. simulate: false only schedules (the run has no
+ * cycles). The throughput statistics are measured over
+ * [warmup, warmup + measure) (see docs/config.md). */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "algorithms/replay.h"
+#include "algorithms/schedule.h"
+#include "algorithms/workloads.h"
+#include "core/schema.h"
+#include "core/sim.h"
+
+typedef struct sched_cfg {
+    mpp_replay_config r;
+    int paradigm;
+    bool simulate;
+    uint64_t warmup, measure;
+} sched_cfg;
+
+static const char *const gen_choices[] = {"random-regular", "random-nonuniform", NULL};
+
+#define R(f) offsetof(sched_cfg, r.f)
+static const mpp_param sched_params[] = {
+    {"scheduler", MPP_PT_PLUGIN, R(scheduler), "cgm", 0, 0, NULL,
+     "the scheduler (mppnet list schedulers); its parameters go in workload.<scheduler>",
+     &mpp_sched_family, R(sched_cfg)},
+    {"paradigm", MPP_PT_ENUM, offsetof(sched_cfg, paradigm), "sync", 0, 0, mpp_paradigm_names,
+     "messaging paradigm of the replay"},
+    {"com", MPP_PT_STRING, R(com), "", 0, 0, NULL,
+     "a COM file (Matrix Market, .gz allowed); empty: generate one"},
+    {"com_step", MPP_PT_U32, R(com_step), "0", 0, 1e9, NULL, "which matrix of a sequence file"},
+    {"gen", MPP_PT_ENUM, R(gen), "random-regular", 0, 0, gen_choices,
+     "the generator when no file is given"},
+    {"d", MPP_PT_U32, R(d), "4", 0, 1u << 20, NULL, "messages per processor of a generated matrix"},
+    {"units", MPP_PT_U64, R(units), "1", 1, 1e12, NULL,
+     "units per message of a random-regular matrix"},
+    {"msg_unit", MPP_PT_BYTES, R(msg_unit), "0", 0, 1e12, NULL,
+     "bytes per unit (0: the file's, 1 for generated matrices)"},
+    {"simulate", MPP_PT_BOOL, offsetof(sched_cfg, simulate), "true", 0, 0, NULL,
+     "replay the schedule on the machine (false: only schedule it)"},
+    {"warmup", MPP_PT_CYCLES, offsetof(sched_cfg, warmup), "10000", 0, 0, NULL,
+     "start of the throughput window, cycles"},
+    {"measure", MPP_PT_CYCLES, offsetof(sched_cfg, measure), "30000", 1, 0, NULL,
+     "length of the throughput window, cycles"},
+};
+
+static void sched_destroy(void *priv)
+{
+    mpp_replay *rp = priv;
+    mpp_replay_free(rp);
+    free(rp);
+}
+
+static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
+{
+    const sched_cfg *c = cfgp;
+    mpp_replay *rp = calloc(1, sizeof *rp);
+    if (!rp)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    *priv = rp;
+    if (!c->r.scheduler)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "key 'workload.scheduler': a schedule workload needs a scheduler "
+                           "(mppnet list schedulers)");
+    mpp_sim_window(s, c->warmup, c->warmup + c->measure);
+    int rc = mpp_replay_prepare(rp, &c->r, c->paradigm, mpp_sim_topology(s)->nodes,
+                                mpp_sim_config_get(s)->run.seed, err);
+    if (rc || !c->simulate)
+        return rc; /* schedule only: no processors, the run ends at once */
+    if (rp->rt.ud)
+        /* a runtime protocol drives the processors through callbacks */
+        mpp_sim_handlers(s, rp->rt.handler, rp->rt.start, rp->rt.ud);
+    return mpp_sim_programs(s, rp->pb.prog, err);
+}
+
+static void sched_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
+{
+    const mpp_replay *rp = priv;
+    r->phases = rp->sched.nphases;
+    r->sched_steps = rp->sched.steps;
+    r->inquiries = rp->rt.inquiries ? rp->rt.inquiries(rp->rt.ud) : 0;
+}
+
+const mpp_workload_ops mpp_workload_schedule = {
+    .name = "schedule",
+    .help = "a COM scheduled into phases (or a runtime protocol) and replayed by the processors",
+    .schema = {sched_params, MPP_COUNTOF(sched_params), sizeof(sched_cfg)},
+    .flags = MPP_WL_NODES,
+    .setup = sched_setup,
+    .finish = sched_finish,
+    .destroy = sched_destroy,
+    .summary = mpp_summary_nodes,
+    .nsummary = MPP_SUMMARY_NODES_N,
+};

@@ -1,0 +1,46 @@
+/* algorithms/workloads.c — the one list of workload plug-ins. Adding a
+ * workload: one file exporting its ops table, one line here, one line in
+ * the meson.build of its folder. */
+#include "algorithms/workloads.h"
+
+#include <string.h>
+
+extern const mpp_workload_ops mpp_workload_synthetic;
+extern const mpp_workload_ops mpp_workload_permutation;
+extern const mpp_workload_ops mpp_workload_messages;
+extern const mpp_workload_ops mpp_workload_schedule;
+extern const mpp_workload_ops mpp_workload_msgtrace;
+extern const mpp_workload_ops mpp_workload_optrace;
+
+static const mpp_workload_ops *const all[] = {
+    &mpp_workload_synthetic,
+    &mpp_workload_permutation,
+    &mpp_workload_messages,
+    &mpp_workload_schedule,
+    &mpp_workload_msgtrace,
+    &mpp_workload_optrace,
+    NULL,
+};
+
+const mpp_workload_ops *mpp_workload_find(const char *name)
+{
+    for (size_t i = 0; all[i]; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+const mpp_workload_ops *const *mpp_workload_all(void) { return all; }
+
+static const void *fam_find(const char *name) { return mpp_workload_find(name); }
+static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
+static const char *fam_name(const void *ops) { return ((const mpp_workload_ops *)ops)->name; }
+static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_workload_ops *)ops)->schema; }
+
+const mpp_family mpp_workload_family = {
+    .what = "workload",
+    .find = fam_find,
+    .at = fam_at,
+    .name = fam_name,
+    .schema = fam_schema,
+};

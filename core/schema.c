@@ -1,0 +1,97 @@
+/* core/schema.c — the schemas of the engine's sections (see schema.h).
+ * Each row is key, type, offset, default, range, choices and help; the
+ * defaults documented in docs/config.md are these. */
+#include "core/schema.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
+static const char *const alloc_choices[] = {"separable", "islip", NULL};
+static const char *const nic_choices[] = {"ideal", "model", NULL};
+static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
+const char *const mpp_paradigm_names[] = {"sync", "async", "am", "am_put", NULL};
+
+#define NET(f) offsetof(mpp_net_config, f)
+
+/* `network:` keys (offsets into mpp_net_config). topology and router are
+ * plug-in selectors, handled apart. */
+static const mpp_param net_params[] = {
+    {"vcs", MPP_PT_U32, NET(vcs), "2", 1, 64, NULL, "virtual channels per input port"},
+    {"vcs_per_class", MPP_PT_U32, NET(vcs_per_class), "0", 0, 64, NULL,
+     "if > 0: vcs = (message classes x the router's route classes) x this"},
+    {"buffer_flits", MPP_PT_U32, NET(buffer_flits), "8", 1, 65535, NULL, "flits per VC buffer"},
+    {"router_delay", MPP_PT_U32, NET(router_delay), "1", 0, 1000, NULL,
+     "router pipeline cycles from arrival to earliest departure"},
+    {"link_latency", MPP_PT_U32, NET(link_latency), "1", 1, 1000, NULL, "cycles per channel"},
+    {"credit_latency", MPP_PT_U32, NET(credit_latency), "1", 1, 1000, NULL,
+     "cycles for a credit to return"},
+    {"message_classes", MPP_PT_U32, NET(message_classes), "1", 1, 8, NULL,
+     "message classes (separate virtual networks)"},
+    {"flow_control", MPP_PT_ENUM, NET(flow), "wormhole", 0, 0, flow_choices,
+     "wormhole, or cut-through (a VC only for a whole packet)"},
+    {"allocator", MPP_PT_ENUM, NET(allocator), "separable", 0, 0, alloc_choices,
+     "switch allocator: separable round-robin or one-iteration iSLIP"},
+    {"nic", MPP_PT_ENUM, NET(nic), "ideal", 0, 0, nic_choices, "network interface model"},
+    {"net_mhz", MPP_PT_DOUBLE, NET(net_mhz), "0", 0, 0, NULL,
+     "network clock in MHz (0: unknown; needed for times such as 1.5us)"},
+    {"watchdog_cycles", MPP_PT_CYCLES, NET(watchdog_cycles), "100000", 1, 0, NULL,
+     "cycles without progress before a run stops as deadlocked"},
+    {"shuffle_order", MPP_PT_BOOL, NET(shuffle_order), "false", 0, 0, NULL,
+     "testing: shuffle the router update order every cycle"},
+};
+
+#define NODE(f) offsetof(mpp_node_config, f)
+
+/* `node:` keys: the processor and network interface (nic: model and the
+ * messages workload). */
+static const mpp_param node_params[] = {
+    {"cpu_mhz", MPP_PT_DOUBLE, NODE(cpu_mhz), "0", 0, 1e6, NULL,
+     "processor clock in MHz (0: unknown; needed by node programs)"},
+    {"interfaces", MPP_PT_U32, NODE(interfaces), "1", 1, 8, NULL,
+     "NIC interfaces, each a message class with its own FIFOs"},
+    {"send_fifo_packets", MPP_PT_U32, NODE(send_fifo_packets), "8", 1, 1u << 20, NULL,
+     "send FIFO depth per interface, packets"},
+    {"recv_fifo_packets", MPP_PT_U32, NODE(recv_fifo_packets), "8", 1, 1u << 20, NULL,
+     "receive FIFO depth per interface, packets"},
+    {"payload_words", MPP_PT_U32, NODE(payload_words), "4", 1, 1024, NULL,
+     "data words per packet (plus one header word)"},
+    {"word_bits", MPP_PT_U32, NODE(word_bits), "32", 8, 1024, NULL, "bits per word"},
+    {"flit_bits", MPP_PT_U32, NODE(flit_bits), "32", 1, 4096, NULL, "bits per flit"},
+    {"send_packet_cycles", MPP_PT_U32, NODE(send_packet_cycles), "50", 0, 1e9, NULL,
+     "CPU cycles to write a packet into a send FIFO"},
+    {"recv_packet_cycles", MPP_PT_U32, NODE(recv_packet_cycles), "50", 0, 1e9, NULL,
+     "CPU cycles to read a packet from a receive FIFO"},
+    {"send_msg_cycles", MPP_PT_U32, NODE(send_msg_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per message sent (software overhead)"},
+    {"recv_msg_cycles", MPP_PT_U32, NODE(recv_msg_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per receive posted (software overhead)"},
+    {"poll_cycles", MPP_PT_U32, NODE(poll_cycles), "5", 0, 1e9, NULL,
+     "CPU cycles of a poll that finds a packet"},
+    {"interrupt_cycles", MPP_PT_U32, NODE(interrupt_cycles), "100", 0, 1e9, NULL,
+     "CPU cycles to enter and leave an interrupt handler"},
+    {"handler_cycles", MPP_PT_U32, NODE(handler_cycles), "20", 0, 1e9, NULL,
+     "CPU cycles of an active-message or completion handler"},
+    {"barrier_cycles", MPP_PT_CYCLES, NODE(barrier_cycles), "10", 0, 0, NULL,
+     "control network: network cycles from the last entry to the release"},
+    {"reduce_cycles", MPP_PT_CYCLES, NODE(reduce_cycles), "20", 0, 0, NULL,
+     "control network: network cycles of a reduction"},
+    {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
+     "active messages run their handler when polled, or on interrupt"},
+};
+static const mpp_param run_params[] = {
+    {"seed", MPP_PT_U64, offsetof(mpp_run_config, seed), "1", 0, 0, NULL, "master random seed"},
+};
+
+const mpp_schema mpp_net_schema = {net_params, MPP_COUNTOF(net_params), sizeof(mpp_net_config)};
+const mpp_schema mpp_node_schema = {node_params, MPP_COUNTOF(node_params),
+                                    sizeof(mpp_node_config)};
+const mpp_schema mpp_run_schema = {run_params, MPP_COUNTOF(run_params), sizeof(mpp_run_config)};
+
+void mpp_sections_defaults(mpp_sim_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    mpp_schema_defaults(&mpp_net_schema, &cfg->net);
+    mpp_schema_defaults(&mpp_node_schema, &cfg->node);
+    mpp_schema_defaults(&mpp_run_schema, &cfg->run);
+}
