@@ -346,15 +346,33 @@ const mpp_pattern_ops *mpp_pattern_find(const char *name)
 
 const mpp_pattern_ops *const *mpp_pattern_all(void) { return all; }
 
-static const void *fam_find(const char *name) { return mpp_pattern_find(name); }
-static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
-static const char *fam_name(const void *ops) { return ((const mpp_pattern_ops *)ops)->name; }
-static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_pattern_ops *)ops)->schema; }
+int mpp_pattern_partners(const mpp_pattern_ops *ops, const void *cfg, int placement,
+                         const mpp_topo *t, uint64_t seed, uint32_t *dst, mpp_err *err)
+{
+    mpp_traffic tr;
+    int rc = mpp_traffic_init(&tr, ops, cfg, t, seed, err);
+    if (rc)
+        return rc;
+    uint32_t N = t->nodes;
+    uint32_t *phys = malloc(N * sizeof *phys), *logical = malloc(N * sizeof *logical);
+    if (!phys || !logical) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    } else if (!tr.table) {
+        rc = mpp_err_set(err, MPP_EINVAL,
+                         "workload: pattern '%s' draws a destination per packet; a permutation "
+                         "workload needs a fixed pattern (transpose, bit-reversal, "
+                         "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
+                         ops->name);
+    } else {
+        mpp_place(placement, seed, N, phys, logical);
+        for (uint32_t p = 0; p < N; p++)
+            dst[p] = phys[tr.table[logical[p]]];
+    }
+    free(phys);
+    free(logical);
+    mpp_traffic_free(&tr);
+    return rc;
+}
 
-const mpp_family mpp_pattern_family = {
-    .what = "traffic pattern",
-    .find = fam_find,
-    .at = fam_at,
-    .name = fam_name,
-    .schema = fam_schema,
-};
+MPP_FAMILY_DEFINE(mpp_pattern_family, mpp_pattern_ops, all, mpp_pattern_find,
+                  .what = "traffic pattern");

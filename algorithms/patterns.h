@@ -13,6 +13,14 @@ const mpp_pattern_ops *const *mpp_pattern_all(void);
 /* The family, for schemas (MPP_PT_PLUGIN rows) and the configuration layer. */
 extern const mpp_family mpp_pattern_family;
 
+/* The partner of every node under a fixed pattern: dst[p] is the node that
+ * node p sends to, the pattern acting on logical ids placed on nodes by
+ * `placement` (mpp_place, seeded by seed). dst has t->nodes entries. Fails
+ * with MPP_EINVAL when the pattern does not fit t or draws a destination
+ * per packet (uniform, hotspot: no fixed partner), or MPP_ENOMEM. */
+int mpp_pattern_partners(const mpp_pattern_ops *ops, const void *cfg, int placement,
+                         const mpp_topo *t, uint64_t seed, uint32_t *dst, mpp_err *err);
+
 /* The schema row of a workload's `pattern` key: the pattern in field
  * `field` of config struct `type`, its configuration in `blob_field`. */
 #define MPP_PATTERN_ROW(type, field, blob_field, def)                                        \

@@ -34,15 +34,5 @@ const mpp_sched_ops *mpp_sched_find(const char *name)
 
 const mpp_sched_ops *const *mpp_sched_all(void) { return all; }
 
-static const void *fam_find(const char *name) { return mpp_sched_find(name); }
-static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
-static const char *fam_name(const void *ops) { return ((const mpp_sched_ops *)ops)->name; }
-static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_sched_ops *)ops)->schema; }
-
-const mpp_family mpp_sched_family = {
-    .what = "scheduler",
-    .find = fam_find,
-    .at = fam_at,
-    .name = fam_name,
-    .schema = fam_schema,
-};
+MPP_FAMILY_DEFINE(mpp_sched_family, mpp_sched_ops, all, mpp_sched_find,
+                  .what = "scheduler");

@@ -68,30 +68,18 @@ static int shape_permutation(mpp_sim *s, const msg_cfg *c, mpp_progbuild *pg, mp
     const mpp_topo *t = mpp_sim_topology(s);
     uint64_t seed = mpp_sim_config_get(s)->run.seed;
     uint32_t N = t->nodes;
-    mpp_traffic tr;
-    int rc = mpp_traffic_init(&tr, c->pattern, c->pattern_cfg.b, t, seed, err);
-    if (rc)
-        return rc;
     uint32_t *nin = calloc(N, sizeof *nin), *dst = calloc(N, sizeof *dst);
-    uint32_t *one = calloc(N, sizeof *one), *phys = calloc(N, sizeof *phys);
-    uint32_t *logical = calloc(N, sizeof *logical);
-    if (!nin || !dst || !one || !phys || !logical) {
+    uint32_t *one = calloc(N, sizeof *one);
+    int rc = 0;
+    if (!nin || !dst || !one) {
         rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto out;
     }
-    if (!tr.table) {
-        rc = mpp_err_set(err, MPP_EINVAL,
-                         "workload: pattern '%s' draws a destination per packet; a permutation "
-                         "workload needs a fixed pattern (transpose, bit-reversal, "
-                         "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
-                         c->pattern->name);
+    if ((rc = mpp_pattern_partners(c->pattern, c->pattern_cfg.b, c->placement, t, seed, dst, err)))
         goto out;
-    }
-    mpp_place(c->placement, seed, N, phys, logical);
     /* the pattern need not be one-to-one (single-random): a node posts
      * one receive per node that sends to it */
     for (uint32_t p = 0; p < N; p++) {
-        dst[p] = phys[tr.table[logical[p]]];
         if (dst[p] != p) {
             nin[dst[p]]++;
             one[dst[p]] = p;
@@ -118,12 +106,9 @@ static int shape_permutation(mpp_sim *s, const msg_cfg *c, mpp_progbuild *pg, mp
             rc = mpp_progbuild_add(pg, p, (mpp_op){.code = MPP_OP_WAIT}, err);
     }
 out:
-    mpp_traffic_free(&tr);
     free(nin);
     free(dst);
     free(one);
-    free(phys);
-    free(logical);
     return rc;
 }
 

@@ -122,29 +122,20 @@ static int perm_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     mpp_hist_init(&pm->lat);
     *priv = pm;
-    mpp_traffic tr;
-    int rc = mpp_traffic_init(&tr, c->pattern, c->pattern_cfg.b, t, seed, err);
-    if (rc)
-        return rc;
     pm->left = calloc(N, sizeof *pm->left);
-    uint32_t *phys = calloc(N, sizeof *phys), *logical = calloc(N, sizeof *logical);
+    uint32_t *partner = calloc(N, sizeof *partner);
     uint32_t *src = calloc(N, sizeof *src), *dst = calloc(N, sizeof *dst);
     uint64_t *fl = calloc(N, sizeof *fl), *dst_flits = calloc(N, sizeof *dst_flits);
-    if (!pm->left || !phys || !logical || !src || !dst || !fl || !dst_flits) {
+    int rc = 0;
+    if (!pm->left || !partner || !src || !dst || !fl || !dst_flits) {
         rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto out;
     }
-    if (!tr.table) {
-        rc = mpp_err_set(err, MPP_EINVAL,
-                         "workload: pattern '%s' draws a destination per packet; a permutation "
-                         "workload needs a fixed pattern (transpose, bit-reversal, "
-                         "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
-                         c->pattern->name);
+    if ((rc = mpp_pattern_partners(c->pattern, c->pattern_cfg.b, c->placement, t, seed, partner,
+                                   err)))
         goto out;
-    }
-    mpp_place(c->placement, seed, N, phys, logical);
     for (uint32_t p = 0; p < N; p++) {
-        uint32_t d = phys[tr.table[logical[p]]];
+        uint32_t d = partner[p];
         if (d == p)
             continue;
         uint32_t m = pm->nmsg++;
@@ -167,9 +158,7 @@ static int perm_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     }
     pm->lower_bound = bound(t, dst_flits, src, dst, fl, pm->nmsg);
 out:
-    mpp_traffic_free(&tr);
-    free(phys);
-    free(logical);
+    free(partner);
     free(src);
     free(dst);
     free(fl);

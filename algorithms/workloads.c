@@ -32,15 +32,5 @@ const mpp_workload_ops *mpp_workload_find(const char *name)
 
 const mpp_workload_ops *const *mpp_workload_all(void) { return all; }
 
-static const void *fam_find(const char *name) { return mpp_workload_find(name); }
-static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
-static const char *fam_name(const void *ops) { return ((const mpp_workload_ops *)ops)->name; }
-static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_workload_ops *)ops)->schema; }
-
-const mpp_family mpp_workload_family = {
-    .what = "workload",
-    .find = fam_find,
-    .at = fam_at,
-    .name = fam_name,
-    .schema = fam_schema,
-};
+MPP_FAMILY_DEFINE(mpp_workload_family, mpp_workload_ops, all, mpp_workload_find,
+                  .what = "workload");

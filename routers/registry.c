@@ -34,17 +34,7 @@ const mpp_routing_ops *mpp_routing_find(const char *name)
 
 const mpp_routing_ops *const *mpp_routing_all(void) { return all; }
 
-static const void *fam_find(const char *name) { return mpp_routing_find(name); }
-static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
-static const char *fam_name(const void *ops) { return ((const mpp_routing_ops *)ops)->name; }
-static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_routing_ops *)ops)->schema; }
 static bool fam_hidden(const void *ops) { return ((const mpp_routing_ops *)ops)->test_only; }
 
-const mpp_family mpp_routing_family = {
-    .what = "routing",
-    .find = fam_find,
-    .at = fam_at,
-    .name = fam_name,
-    .schema = fam_schema,
-    .hidden = fam_hidden,
-};
+MPP_FAMILY_DEFINE(mpp_routing_family, mpp_routing_ops, all, mpp_routing_find,
+                  .what = "routing", .hidden = fam_hidden);

@@ -28,11 +28,6 @@ const mpp_topo_ops *mpp_topo_find(const char *name)
 
 const mpp_topo_ops *const *mpp_topo_all(void) { return all; }
 
-static const void *fam_find(const char *name) { return mpp_topo_find(name); }
-static const void *fam_at(size_t i) { return i < MPP_COUNTOF(all) ? all[i] : NULL; }
-static const char *fam_name(const void *ops) { return ((const mpp_topo_ops *)ops)->name; }
-static const mpp_schema *fam_schema(const void *ops) { return &((const mpp_topo_ops *)ops)->schema; }
-
 static int fam_short(const void *ops, const char *args, mpp_sb *out, mpp_err *err)
 {
     const mpp_topo_ops *t = ops;
@@ -42,11 +37,5 @@ static int fam_short(const void *ops, const char *args, mpp_sb *out, mpp_err *er
     return t->parse_short(args, out, err);
 }
 
-const mpp_family mpp_topo_family = {
-    .what = "topology",
-    .find = fam_find,
-    .at = fam_at,
-    .name = fam_name,
-    .schema = fam_schema,
-    .parse_short = fam_short,
-};
+MPP_FAMILY_DEFINE(mpp_topo_family, mpp_topo_ops, all, mpp_topo_find,
+                  .what = "topology", .parse_short = fam_short);

@@ -111,6 +111,21 @@ struct mpp_family {
 
 #define MPP_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Define `const mpp_family NAME` in a registry file: OPS is the family's
+ * ops type (with .name and .schema), ALL the registry's NULL-terminated
+ * array of pointers, FIND its lookup by name; then the designated
+ * initializers of the rest: .what (required), .hidden, .parse_short. */
+#define MPP_FAMILY_DEFINE(NAME, OPS, ALL, FIND, ...)                                         \
+    static const void *NAME##_find(const char *n) { return FIND(n); }                       \
+    static const void *NAME##_at(size_t i) { return i < MPP_COUNTOF(ALL) ? ALL[i] : NULL; } \
+    static const char *NAME##_name(const void *o) { return ((const OPS *)o)->name; }        \
+    static const mpp_schema *NAME##_schema(const void *o) { return &((const OPS *)o)->schema; } \
+    const mpp_family NAME = {.find = NAME##_find,                                           \
+                             .at = NAME##_at,                                               \
+                             .name = NAME##_name,                                           \
+                             .schema = NAME##_schema,                                       \
+                             __VA_ARGS__}
+
 /* The row called key, or NULL. */
 const mpp_param *mpp_schema_find(const mpp_schema *s, const char *key);
 

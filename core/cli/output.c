@@ -45,15 +45,6 @@ void mpp_output_run_free(mpp_output_run *r)
     mpp_output_run_init(r);
 }
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
                            bool channels, bool matrix, bool messages, mpp_err *err)
 {
@@ -71,7 +62,7 @@ int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, cons
             mpp_sb_addc(&t, '\n');
         if (rep && *rep)
             mpp_sb_add(&t, rep);
-        r->report = mpp_sb_ok(&t) ? dup_text(t.s) : NULL;
+        r->report = mpp_sb_ok(&t) ? strdup(t.s) : NULL;
         mpp_sb_free(&t);
         if (!r->report)
             goto fail;

@@ -127,19 +127,10 @@ const char mpp_plot_help[] =
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* A copy of sb's text, or NULL when building it or copying failed. */
 static char *sb_take(mpp_sb *sb)
 {
-    char *p = mpp_sb_ok(sb) ? dup_str(sb->s) : NULL;
+    char *p = mpp_sb_ok(sb) ? strdup(sb->s) : NULL;
     mpp_sb_free(sb);
     return p;
 }
@@ -785,9 +776,9 @@ static int name_plot(mpp_plot *p, const mpp_plot_table *t, const mpp_plot_option
     else
         mpp_sb_printf(&title, "%s vs %s%s", ys.s, head(t, xcol),
                       averaged ? " (mean over seeds)" : "");
-    p->xname = dup_str(head(t, xcol));
-    p->xlabel = dup_str(o->xlabel ? o->xlabel : head(t, xcol));
-    p->ylabel = o->ylabel ? dup_str(o->ylabel) : mpp_sb_ok(&ys) ? dup_str(ys.s) : NULL;
+    p->xname = strdup(head(t, xcol));
+    p->xlabel = strdup(o->xlabel ? o->xlabel : head(t, xcol));
+    p->ylabel = o->ylabel ? strdup(o->ylabel) : mpp_sb_ok(&ys) ? strdup(ys.s) : NULL;
     p->yfile = sb_take(&file);
     p->title = sb_take(&title);
     mpp_sb_free(&ys);
@@ -1170,7 +1161,7 @@ static char *split_path(const char *path, const char **base)
     const char *slash = strrchr(path, '/');
     *base = slash ? slash + 1 : path;
     if (!slash)
-        return dup_str(".");
+        return strdup(".");
     size_t n = slash == path ? 1 : (size_t)(slash - path);
     char *d = malloc(n + 1);
     if (d) {

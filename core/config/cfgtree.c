@@ -54,22 +54,13 @@ struct mpp_cfgnode {
  * reader is recursive). */
 #define MAX_DEPTH 64
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 static mpp_cfgnode *node_new(mpp_cfgkind kind, const char *origin, uint32_t line, uint32_t col)
 {
     mpp_cfgnode *n = calloc(1, sizeof *n);
     if (!n)
         return NULL;
     n->kind = kind;
-    n->origin = dupstr(origin ? origin : "<internal>");
+    n->origin = strdup(origin ? origin : "<internal>");
     n->line = line;
     n->col = col;
     if (!n->origin) {
@@ -322,7 +313,7 @@ static mpp_cfgnode *parse_node(parse_ctx *c, yaml_event_t *ev, int depth)
         if (!n)
             break;
         n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-        n->text = dupstr(v);
+        n->text = strdup(v);
         if (!n->text) {
             mpp_cfgtree_free(n);
             n = NULL;
@@ -370,7 +361,7 @@ static mpp_cfgnode *parse_stream(parse_ctx *c)
         yaml_event_delete(&ev);
         root = node_new(MPP_CFG_SCALAR, c->origin, 0, 0);
         if (root)
-            root->text = dupstr("");
+            root->text = strdup("");
         if (!root || !root->text) {
             mpp_cfgtree_free(root);
             mpp_err_set(c->err, MPP_ENOMEM, "%s: out of memory", c->origin);
@@ -470,7 +461,7 @@ mpp_cfgnode *mpp_cfgtree_new_scalar(const char *text, const mpp_cfgnode *loc)
     mpp_cfgnode *n = node_at(MPP_CFG_SCALAR, loc);
     if (!n)
         return NULL;
-    n->text = dupstr(text);
+    n->text = strdup(text);
     if (!n->text) {
         mpp_cfgtree_free(n);
         return NULL;
@@ -486,7 +477,7 @@ mpp_cfgnode *mpp_cfgtree_copy(const mpp_cfgnode *n)
     if (!c)
         return NULL;
     c->quoted = n->quoted;
-    if (n->text && !(c->text = dupstr(n->text)))
+    if (n->text && !(c->text = strdup(n->text)))
         goto fail;
     for (size_t i = 0; i < n->n; i++) {
         mpp_cfgnode *k = NULL;

@@ -142,15 +142,6 @@ struct mpp_experiment {
 
 /* ---------------------------------------------------------------- helpers */
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 static const char *where(const mpp_cfgnode *n, char *buf, size_t size)
 {
     return mpp_cfgtree_where(n, buf, size);
@@ -243,7 +234,7 @@ static int resolve_name(mpp_experiment *e, const mpp_cfgnode *root, const char *
     v = mpp_cfgtree_get(root, "description");
     if (v && (rc = text_value(v, "description", true, &desc, err)))
         return rc;
-    e->name = dupstr(name);
+    e->name = strdup(name);
     return e->name ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
 }
 
@@ -406,7 +397,7 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
         }
         axis *ax = &e->axes[a];
         e->naxes = a + 1;
-        ax->key = dupstr(key);
+        ax->key = strdup(key);
         ax->n = mpp_cfgtree_len(v);
         ax->text = calloc(ax->n, sizeof *ax->text);
         if (!ax->key || !ax->text)
@@ -415,12 +406,12 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
             const mpp_cfgnode *item = mpp_cfgtree_item(v, i);
             const char *t = mpp_cfgtree_text(item);
             if (t) {
-                ax->text[i] = dupstr(t);
+                ax->text[i] = strdup(t);
             } else {
                 mpp_sb sb;
                 mpp_sb_init(&sb);
                 mpp_cfgtree_emit(item, &sb);
-                ax->text[i] = mpp_sb_ok(&sb) ? dupstr(sb.s) : NULL;
+                ax->text[i] = mpp_sb_ok(&sb) ? strdup(sb.s) : NULL;
                 mpp_sb_free(&sb);
             }
             if (!ax->text[i])
@@ -676,7 +667,7 @@ static char *base_name(const char *path)
     else if (n > 4 && !strcmp(s + n - 4, ".yml"))
         n -= 4;
     if (!n)
-        return dupstr("experiment");
+        return strdup("experiment");
     char *b = malloc(n + 1);
     if (b) {
         memcpy(b, s, n);
