@@ -361,7 +361,7 @@ int mpp_pattern_partners(const mpp_pattern_ops *ops, const void *cfg, int placem
         rc = mpp_err_set(err, MPP_EINVAL,
                          "workload: pattern '%s' draws a destination per packet; a permutation "
                          "workload needs a fixed pattern (transpose, bit-reversal, "
-                         "bit-complement, shuffle, tornado, neighbor, single-random, randperm)",
+                         "bit-complement, shuffle, tornado, neighbor, single-random, randperm, xor)",
                          ops->name);
     } else {
         mpp_place(placement, seed, N, phys, logical);

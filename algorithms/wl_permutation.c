@@ -183,6 +183,9 @@ static void perm_finish(void *privp, const mpp_sim *s, mpp_sim_result *r)
     r->bound_ratio = pm->lower_bound > 0 ? r->message_latency_mean / pm->lower_bound : NAN;
 }
 
+/* bytes are cut into packets by the node section's sizes */
+static bool perm_uses_node(const void *cfgp) { return ((const perm_cfg *)cfgp)->bytes > 0; }
+
 static const mpp_summary_col perm_summary[] = {
     {"makespan", "makespan", 9, 0},
     {"message_latency_mean", "cycles_per_msg", 14, 1},
@@ -201,6 +204,7 @@ const mpp_workload_ops mpp_workload_permutation = {
     .on_packet = perm_packet,
     .finish = perm_finish,
     .destroy = perm_destroy,
+    .uses_node = perm_uses_node,
     .summary = perm_summary,
     .nsummary = MPP_COUNTOF(perm_summary),
 };

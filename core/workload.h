@@ -26,6 +26,7 @@
 #ifndef MPP_CORE_WORKLOAD_H
 #define MPP_CORE_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/base/err.h"
@@ -61,6 +62,11 @@ struct mpp_workload_ops {
      * workload and r->extra[0 .. ncolumns-1]. */
     void (*finish)(void *priv, const mpp_sim *s, mpp_sim_result *r);
     void (*destroy)(void *priv);
+    /* True when this configuration (cfg: its struct) depends on the node
+     * section although the workload runs no node programs (a permutation
+     * cutting bytes into packets): the node section is then part of the
+     * resolved configuration and its hash. NULL: only MPP_WL_NODES says. */
+    bool (*uses_node)(const void *cfg);
     const mpp_result_column *columns; /* its extra columns (at most MPP_RESULT_EXTRA) */
     uint32_t ncolumns;
     const mpp_summary_col *summary;   /* the summary table's columns */

@@ -1,5 +1,5 @@
 /* test/test_stats.c — exact histograms and the result table (core/stats.c),
- * the string builder (core/strbuf.c) and error helpers (core/err.c). */
+ * the string builder (core/base/strbuf.c) and error helpers (core/base/err.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

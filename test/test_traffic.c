@@ -1,4 +1,4 @@
-/* test/test_traffic.c — synthetic traffic patterns (core/traffic.c): known
+/* test/test_traffic.c — synthetic traffic patterns (algorithms/patterns.c, core/traffic.c): known
  * destinations of the fixed patterns, permutations are permutations, random
  * patterns stay in range (and uniform-noself never picks the source), size
  * checks refuse networks a pattern is not defined for, aliases resolve. */

@@ -104,7 +104,8 @@ static const char help_main[] =
     "  com SUBCMD       communication matrices: com gen, com info, com convert\n"
     "  schedule ...     run a scheduler on a COM file or generated matrices\n"
     "  replay EXP.yaml  record or replay operation and message traces of a run\n"
-    "  list [FAMILY]    topologies, routers and traffic patterns with parameters\n"
+    "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
+    "                   schedulers) with their parameters, and the presets\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
     "  help [COMMAND]   help on a command (also: mppnet COMMAND --help)\n"
     "\n"
@@ -178,7 +179,7 @@ static const char help_check[] =
     "file:line:column) and exits 2.\n";
 
 static const char help_list[] =
-    "usage: mppnet list [topologies|routers|patterns|presets]\n"
+    "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|presets]\n"
     "\n"
     "List the registered plug-ins of a family, or the machine presets (all\n"
     "without an argument): name, aliases, a line of help, and each parameter with its\n"
@@ -1394,34 +1395,45 @@ static void sim_json(const mpp_experiment *e, const mpp_sim_result *r)
 static void sim_summary(const mpp_sim_config *cfg, const mpp_sim *s, const mpp_sim_result *r)
 {
     const mpp_workload_ops *w = cfg->workload.ops;
-    printf("%s, %" PRIu32 " nodes, router %s, workload %s, seed %" PRIu64 "\n",
-           cfg->net.topo ? cfg->net.topo->name : "?", mpp_sim_topology(s)->nodes,
-           cfg->net.routing ? cfg->net.routing->name : "?", w ? w->name : "none", r->seed);
-    /* the workload's own summary first */
+    printf("%s, %" PRIu32 " nodes, router %s, workload %s", cfg->net.topo ? cfg->net.topo->name : "?",
+           mpp_sim_topology(s)->nodes, cfg->net.routing ? cfg->net.routing->name : "?",
+           w ? w->name : "none");
+    /* the workload's plug-ins (its pattern, its scheduler) */
+    for (size_t k = 0; w && k < w->schema.nparams; k++) {
+        const mpp_param *p = &w->schema.params[k];
+        const void *ops;
+        if (p->type != MPP_PT_PLUGIN)
+            continue;
+        memcpy(&ops, cfg->workload.cfg.b + p->offset, sizeof ops);
+        if (ops)
+            printf(", %s %s", p->key, p->family->name(ops));
+    }
+    printf(", seed %" PRIu64 "\n", r->seed);
+    /* the workload's own summary first (what the engine prints below apart) */
     for (uint32_t k = 0; w && k < w->nsummary; k++) {
         mpp_summary_col c = w->summary[k];
         if (!strcmp(c.column, "accepted") || !strcmp(c.column, "hops_mean") ||
             !strcmp(c.column, "saturated") || !strcmp(c.column, "latency_mean") ||
             !strcmp(c.column, "latency_p99"))
-            continue; /* in the engine's lines below */
-        printf("  %-14s", c.title);
+            continue;
+        printf("  %-15s ", c.title);
         c.width = 0;
         table_value(&c, w, r);
         putchar('\n');
     }
-    printf("  accepted    %.4f flits/node/cycle (least node %.4f)\n", r->accepted,
+    printf("  %-15s %.4f flits/node/cycle (least node %.4f)\n", "accepted", r->accepted,
            r->accepted_min);
-    printf("  latency     %.2f mean, %.0f p50, %.0f p99, %" PRIu64
+    printf("  %-15s %.2f mean, %.0f p50, %.0f p99, %" PRIu64
            " max cycles (from creation)\n",
-           r->latency_mean, r->latency_p50, r->latency_p99, r->latency_max);
-    printf("  network     %.2f mean, %.0f p99 cycles (from injection)\n",
+           "latency", r->latency_mean, r->latency_p50, r->latency_p99, r->latency_max);
+    printf("  %-15s %.2f mean, %.0f p99 cycles (from injection)\n", "network",
            r->latency_network_mean, r->latency_network_p99);
-    printf("  hops        %.3f mean\n", r->hops_mean);
-    printf("  packets     %" PRIu64 " measured, %" PRIu64 " delivered\n", r->packets_measured,
+    printf("  %-15s %.3f mean\n", "hops", r->hops_mean);
+    printf("  %-15s %" PRIu64 " measured, %" PRIu64 " delivered\n", "packets", r->packets_measured,
            r->packets_delivered);
-    printf("  cycles      %" PRIu64 " simulated in %.3f s (%.0f cycles/s)\n", r->cycles,
+    printf("  %-15s %" PRIu64 " simulated in %.3f s (%.0f cycles/s)\n", "cycles", r->cycles,
            r->wall_seconds, r->wall_seconds > 0 ? (double)r->cycles / r->wall_seconds : 0.0);
-    printf("  saturated   %s%s\n", r->saturated ? "yes" : "no",
+    printf("  %-15s %s%s\n", "saturated", r->saturated ? "yes" : "no",
            r->saturated && !r->drained ? " (measured packets did not drain)" : "");
 }
 
@@ -1568,13 +1580,18 @@ static void list_schema(const mpp_schema *sc)
         return;
     for (size_t k = 0; k < sc->nparams; k++) {
         const mpp_param *p = &sc->params[k];
-        printf("      %-14s %-12s default %-8s", p->key, ptype_name(p->type), p->def ? p->def : "-");
+        const char *def = !p->def ? "-" : p->def[0] ? p->def : "\"\"";
+        printf("      %-14s %-12s default %-8s", p->key, ptype_name(p->type), def);
         if (p->type == MPP_PT_ENUM && p->choices) {
             fputs(" one of ", stdout);
             for (size_t c = 0; p->choices[c]; c++)
                 printf("%s%s", c ? "|" : "", p->choices[c]);
-        } else if (p->type != MPP_PT_BOOL && (p->min != 0 || p->max != 0)) {
-            printf(" range %.15g..%.15g", p->min, p->max);
+        } else if (p->type != MPP_PT_BOOL && p->type != MPP_PT_PLUGIN &&
+                   (p->min != 0 || p->max != 0)) {
+            if (mpp_param_has_upper(p))
+                printf(" range %.15g..%.15g", p->min, p->max);
+            else
+                printf(" range >= %.15g", p->min);
         }
         if (p->help)
             printf("  %s", p->help);

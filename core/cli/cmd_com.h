@@ -1,6 +1,6 @@
 /* core/cli/cmd_com.h — the `mppnet com gen|info|convert` command (mpp_cmd_com).
  *
- * Part of the front end (core/cli.c dispatches to it): it prints, and it
+ * Part of the front end (core/cli/cli.c dispatches to it): it prints, and it
  * turns MPP_E* codes into exit statuses (0 success, 2 bad usage or input).
  * The work is done by traces/com.h (files and generators). */
 #ifndef MPP_CORE_CLI_CMD_COM_H

@@ -600,7 +600,7 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
     return rc;
 }
 
-/* ---- gnuplot pieces shared with core/plot.c ------------------------------ */
+/* ---- gnuplot pieces shared with core/cli/plot.c ------------------------------ */
 
 void mpp_output_gp_string(mpp_sb *sb, const char *s)
 {

@@ -1,6 +1,6 @@
 /* core/cli/output.h — result files of an experiment (mpp_output_*).
  *
- * The front end (core/cli.c) collects one mpp_output_run per run of an
+ * The front end (core/cli/cli.c) collects one mpp_output_run per run of an
  * experiment, in process or from worker processes, and hands the whole array
  * to mpp_output_write_all, which builds every file's text in an mpp_sb and
  * writes it atomically (DIR/.NAME.tmp, fsync, rename to DIR/NAME): a result

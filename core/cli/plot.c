@@ -21,7 +21,7 @@
  *
  * mpp_plot_main (the command) writes OUT.dat and OUT.gp atomically, then
  * runs gnuplot in OUT's directory, drawing to .OUT.tmp and renaming it to
- * OUT when gnuplot succeeded, as core/cli.c does for latency.png.
+ * OUT when gnuplot succeeded, as core/cli/cli.c does for latency.png.
  *
  * Invariants:
  *   1. Every user mistake is found before any file is written: a failing

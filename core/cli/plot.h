@@ -2,11 +2,11 @@
  *
  * Two layers:
  *   - a library part that never prints: mpp_plot_table_* parses a
- *     results.csv (RFC 4180 quoting, as core/output.c writes it), and
+ *     results.csv (RFC 4180 quoting, as core/cli/output.c writes it), and
  *     mpp_plot_create resolves the options against it (columns, filters,
  *     curves, seed averaging) into an mpp_plot, whose data file and gnuplot
  *     script are then built as text in mpp_sb buffers;
- *   - mpp_plot_main, the `plot` command of core/cli.c, which writes the
+ *   - mpp_plot_main, the `plot` command of core/cli/cli.c, which writes the
  *     files (atomically), runs gnuplot and prints messages.
  *
  * A results.csv has the columns: run, the sweep axes (named by their key

@@ -4,7 +4,7 @@
  * (ordered key/value pairs, keys are scalars, no duplicates), sequences and
  * scalars (text, plus whether it was written plain or quoted). Every node
  * remembers where it came from, so that later checks against the parameter
- * schemas (core/param.h) can say "FILE:LINE:COLUMN: ...". Nodes created from
+ * schemas (core/base/param.h) can say "FILE:LINE:COLUMN: ...". Nodes created from
  * the command line (overrides) carry the override text as their origin and no
  * line ("command line: network.vcs=4").
  *

@@ -5,7 +5,7 @@
  * ("key.path=value", the value parsed as YAML) are applied to the tree, the
  * explicit `sweep:` axes are expanded as a cross product, and every run
  * (sweep point x seed) is resolved against the parameter schemas
- * (core/param.h) into an mpp_sim_config. All of this happens at load time:
+ * (core/base/param.h) into an mpp_sim_config. All of this happens at load time:
  * a loaded experiment is known to be valid, so `mppnet check` is a load, and
  * `mppnet run` writes nothing when a load fails.
  *

@@ -4,7 +4,7 @@
  * at build time (scripts/embed_presets.py writes presets_data.c), so the
  * binary needs no data files. `machine: NAME` in an experiment applies the
  * preset's network: and node: sections under the experiment's own keys
- * (core/experiment.c). */
+ * (core/config/experiment.c). */
 #ifndef MPP_CORE_CONFIG_PRESET_H
 #define MPP_CORE_CONFIG_PRESET_H
 

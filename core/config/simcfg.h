@@ -58,7 +58,8 @@ int mpp_config_set(mpp_sim_config *cfg, const char *key, const char *value, mpp_
 /* The resolved configuration, every key with its value in schema order:
  * network (topology, its section, router, its section, the network rows),
  * workload (type, then its rows, plug-in selectors followed by their
- * sections), node (when the workload runs node programs or nic is model),
+ * sections), node (when the workload runs node programs, depends on the
+ * node section's sizes, or nic is model),
  * seed. Plug-in sections only when the plug-in has parameters. As block
  * YAML (json false) or one JSON object. */
 void mpp_config_dump(const mpp_sim_config *cfg, mpp_sb *out, bool json);
