@@ -11,6 +11,7 @@ extern const mpp_workload_ops mpp_workload_messages;
 extern const mpp_workload_ops mpp_workload_schedule;
 extern const mpp_workload_ops mpp_workload_msgtrace;
 extern const mpp_workload_ops mpp_workload_optrace;
+extern const mpp_workload_ops mpp_workload_pingpong;
 
 static const mpp_workload_ops *const all[] = {
     &mpp_workload_synthetic,
@@ -19,6 +20,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_schedule,
     &mpp_workload_msgtrace,
     &mpp_workload_optrace,
+    &mpp_workload_pingpong,
     NULL,
 };
 
