@@ -604,14 +604,19 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
 
 void mpp_output_gp_string(mpp_sb *sb, const char *s)
 {
-    mpp_sb_addc(sb, '"');
+    /* gnuplot expands backquotes and backslash escapes inside double
+     * quotes, never inside single quotes, where the only special character
+     * is the quote itself, written twice. A line break would end the
+     * command: control characters become spaces. */
+    mpp_sb_addc(sb, '\'');
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            mpp_sb_addc(sb, '\\');
-        if (*s != '\n')
-            mpp_sb_addc(sb, *s);
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            mpp_sb_add(sb, "''");
+        else
+            mpp_sb_addc(sb, c < 0x20 || c == 0x7f ? ' ' : (char)c);
     }
-    mpp_sb_addc(sb, '"');
+    mpp_sb_addc(sb, '\'');
 }
 
 void mpp_output_gp_terminal(mpp_sb *sb)

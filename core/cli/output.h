@@ -137,8 +137,9 @@ void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outp
 int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
                          const mpp_output_run *runs, size_t nruns, mpp_err *err);
 
-/* Append s as a gnuplot double-quoted string literal (\ and " escaped,
- * newlines dropped). */
+/* Append s as a gnuplot string that is data, never code: a single-quoted
+ * literal (gnuplot expands neither backquotes nor escapes there) with every
+ * ' doubled and control characters (line breaks) turned into spaces. */
 void mpp_output_gp_string(mpp_sb *sb, const char *s);
 
 /* Append the gnuplot lines that choose the output terminal: pngcairo

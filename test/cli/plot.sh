@@ -78,7 +78,7 @@ for f in sub/a.gp sub/a.dat; do [ -s "$f" ] || fail "cols: $f missing"; done
 grep -qx '# latency_p99: workload.pattern=uniform' sub/a.dat || fail "cols: no latency_p99 label"
 grep -q transpose sub/a.dat && fail "cols: --where kept transpose rows"
 grep -q '^set logscale y' sub/a.gp || fail "cols: no logscale y"
-grep -qF 'set title "a \"quoted\" title"' sub/a.gp || fail "cols: title not quoted for gnuplot"
+grep -qF "set title 'a \"quoted\" title'" sub/a.gp || fail "cols: title not quoted for gnuplot"
 pass "--x, --y, --by, --where, --script-only"
 
 # --where on one column twice matches either value; numbers compare by value.
