@@ -698,7 +698,7 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
                         uint8_t paradigm)
 {
     mpp_nodes *ns = ctx->ns;
-    if (dst >= ns->N)
+    if (dst >= ns->N || mpp_packet_count(&ns->pk, bytes) > MPP_MSG_MAX_PACKETS)
         return -1;
     mpp_op op = {.code = paradigm == MPP_PARADIGM_AM ? MPP_OP_AM : MPP_OP_ISEND,
                  .paradigm = paradigm, .peer = dst, .tag = tag, .bytes = bytes};

@@ -19,6 +19,10 @@
 
 #include "core/base/err.h"
 
+/* The most packets one message may have (its packet counter is 32 bits):
+ * a larger message is refused, never truncated. */
+#define MPP_MSG_MAX_PACKETS UINT32_MAX
+
 typedef struct mpp_packetizer {
     uint32_t payload_words, word_bits, flit_bits;
     uint32_t payload_bytes;  /* message bytes per packet */

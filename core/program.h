@@ -58,7 +58,8 @@ void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles);
 uint64_t mpp_node_now(const mpp_node_ctx *ctx);
 /* In a handler: send `bytes` to dst as a block transfer (am_put; its
  * handler runs at dst with tag when the last packet is read). Returns 0 or
- * -1 when dst does not exist. */
+ * -1 when dst does not exist or the message would have more than
+ * MPP_MSG_MAX_PACKETS packets. */
 int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag);
 /* In a handler or start callback: the application is done on this node
  * (its MPP_OP_APP operation completes). */
@@ -66,6 +67,10 @@ void mpp_node_app_done(mpp_node_ctx *ctx);
 
 /* The start callback of MPP_OP_APP. */
 typedef void (*mpp_app_start)(void *ud, mpp_node_ctx *ctx, uint32_t node);
+
+/* The most CPU cycles one COMPUTE may take (a processor's clock, in CPU
+ * cycles, must not wrap in any run). */
+#define MPP_OP_MAX_COMPUTE (UINT64_C(1) << 50)
 
 /* One node's program. */
 typedef struct mpp_program {

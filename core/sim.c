@@ -287,6 +287,33 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
                                  "program of node %u, operation %u: bad operation or node", p, k);
                 break;
             }
+            bool sends = op->code == MPP_OP_SEND || op->code == MPP_OP_ISEND ||
+                         op->code == MPP_OP_SENDRECV;
+            if (sends && op->peer == p) {
+                rc = mpp_err_set(err, MPP_EINVAL,
+                                 "program of node %u, operation %u: a message to itself (node %u "
+                                 "would wait for its own reply)",
+                                 p, k, p);
+                break;
+            }
+            if (sends && mpp_packet_count(&s->pk, op->bytes) > MPP_MSG_MAX_PACKETS) {
+                rc = mpp_err_set(err, MPP_EINVAL,
+                                 "program of node %u, operation %u: a message of %llu bytes is "
+                                 "%llu packets of %u bytes, more than the %llu a message may "
+                                 "have",
+                                 p, k, (unsigned long long)op->bytes,
+                                 (unsigned long long)mpp_packet_count(&s->pk, op->bytes),
+                                 s->pk.payload_bytes, (unsigned long long)MPP_MSG_MAX_PACKETS);
+                break;
+            }
+            if (op->code == MPP_OP_COMPUTE && op->bytes > MPP_OP_MAX_COMPUTE) {
+                rc = mpp_err_set(err, MPP_EINVAL,
+                                 "program of node %u, operation %u: COMPUTE of %llu CPU cycles is "
+                                 "more than the %llu one operation may take",
+                                 p, k, (unsigned long long)op->bytes,
+                                 (unsigned long long)MPP_OP_MAX_COMPUTE);
+                break;
+            }
         }
     }
     if (!rc) {

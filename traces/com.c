@@ -12,6 +12,11 @@ int mpp_com_init(mpp_com *c, uint32_t n, uint64_t msg_unit, mpp_err *err)
     memset(c, 0, sizeof *c);
     if (n == 0)
         return mpp_err_set(err, MPP_EINVAL, "a communication matrix needs at least 1 processor");
+    if (n > MPP_COM_MAX_N)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "a communication matrix of %u processors is larger than the maximum of "
+                           "%u",
+                           n, MPP_COM_MAX_N);
     c->n = n;
     c->msg_unit = msg_unit ? msg_unit : 1;
     return 0;

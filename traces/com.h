@@ -22,6 +22,12 @@
 
 #include "core/base/err.h"
 
+/* Limits of a communication matrix, checked before anything is allocated
+ * from a size a file or a command declares (docs/formats.md): processors
+ * per matrix, and non-zero entries per matrix. */
+#define MPP_COM_MAX_N (1u << 20)
+#define MPP_COM_MAX_NNZ (1u << 26)
+
 typedef struct mpp_com_entry {
     uint32_t src, dst;
     uint64_t units;

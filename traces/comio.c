@@ -266,16 +266,25 @@ static int parse_size(parser *p, char *line)
     if (v[0] == 0)
         return mpp_lines_error(p->rd, p->line,
                                "the matrix is 0 x 0, expected at least 1 processor");
-    if (v[0] > UINT32_MAX)
-        return mpp_lines_error(p->rd, p->line, "%" PRIu64 " processors, expected at most %" PRIu32,
-                               v[0], UINT32_MAX);
-    if (v[2] > v[0] * (v[0] - 1) || v[2] > UINT32_MAX)
-        return mpp_lines_error(
-            p->rd, p->line,
-            "nnz %" PRIu64 " is more than the %" PRIu64 " off-diagonal "
-            "entries of a %" PRIu64 " x %" PRIu64 " matrix%s",
-            v[2], v[0] * (v[0] - 1) < UINT32_MAX ? v[0] * (v[0] - 1) : (uint64_t)UINT32_MAX, v[0],
-            v[0], v[0] * (v[0] - 1) < UINT32_MAX ? "" : " (at most 2^32-1 here)");
+    if (v[0] > MPP_COM_MAX_N)
+        return mpp_lines_error(p->rd, p->line,
+                               "%" PRIu64 " processors, expected at most %u (the limit of a "
+                               "matrix)",
+                               v[0], MPP_COM_MAX_N);
+    if (v[2] > v[0] * (v[0] - 1))
+        return mpp_lines_error(p->rd, p->line,
+                               "nnz %" PRIu64 " is more than the %" PRIu64 " off-diagonal "
+                               "entries of a %" PRIu64 " x %" PRIu64 " matrix",
+                               v[2], v[0] * (v[0] - 1), v[0], v[0]);
+    if (v[2] > MPP_COM_MAX_NNZ)
+        return mpp_lines_error(p->rd, p->line,
+                               "nnz %" PRIu64 " is more than the limit of %u entries of a matrix",
+                               v[2], MPP_COM_MAX_NNZ);
+    /* an entry line is at least `i j` and its line end (the entries are
+     * stored as they are read, never from this count) */
+    int rc = mpp_lines_check_count(p->rd, p->line, v[2], 4, "entries");
+    if (rc)
+        return rc;
     p->n = (uint32_t)v[0];
     p->nnz = (uint32_t)v[2];
     p->size_line = p->line;

@@ -22,16 +22,20 @@
 #include "traces/lineio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define CHUNK 65536           /* bytes per gzread, and zlib's buffer */
 #define FIRST_LINE 4096       /* initial room for a line without a limit */
 #define MAX_READ (1u << 30)   /* largest gzread (its count is an int) */
+#define DEFLATE_RATIO 1032    /* deflate's largest expansion (zlib's technical notes) */
 
 struct mpp_lines {
     size_t max_len;           /* longest line accepted; 0: any */
@@ -42,6 +46,8 @@ struct mpp_lines {
     size_t scanned;           /* invariant 1 */
     int eof;                  /* gzread returned 0 */
     uint64_t line;            /* number of the last line returned */
+    uint64_t size;            /* the file's size in bytes */
+    uint64_t total;           /* bytes of text read so far */
     char path[];              /* copy of the path */
 };
 
@@ -57,11 +63,26 @@ int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *e
     r->err = err;
     r->cap = CHUNK + (max_len ? r->max_len : FIRST_LINE) + 2;
     int rc;
+    /* a regular file only: a device, a FIFO or a folder could be endless */
+    int fd = open(path, O_RDONLY | O_NOCTTY);
+    struct stat st;
+    if (fd < 0) {
+        rc = mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        rc = mpp_err_set(err, MPP_EIO, "cannot read %s: not a regular file (mppnet reads files, "
+                                       "not devices, pipes or folders)",
+                         path);
+        goto fail;
+    }
+    r->size = (uint64_t)st.st_size;
     errno = 0;
-    r->gz = gzopen(path, "rb");
+    r->gz = gzdopen(fd, "rb");
     if (!r->gz) {
-        rc = errno ? mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno))
-                   : mpp_err_set(err, MPP_ENOMEM, "cannot read %s: out of memory", path);
+        close(fd);
+        rc = mpp_err_set(err, MPP_ENOMEM, "cannot read %s: out of memory", path);
         goto fail;
     }
     gzbuffer(r->gz, CHUNK);
@@ -147,7 +168,47 @@ static int fill(mpp_lines *r)
     if (n == 0)
         r->eof = 1;
     r->end += (size_t)n;
+    r->total += (uint64_t)n;
+    if (r->total > MPP_LINES_MAX_INPUT)
+        return mpp_lines_error(r, r->line + 1,
+                               "more than %u MiB of text: larger than mppnet reads",
+                               MPP_LINES_MAX_INPUT >> 20);
     return 0;
+}
+
+uint64_t mpp_lines_capacity(const mpp_lines *r)
+{
+    uint64_t buffered = r->end - r->start;
+    uint64_t left = MPP_LINES_MAX_INPUT > r->total ? MPP_LINES_MAX_INPUT - r->total : 0;
+    uint64_t file;
+    if (gzdirect(r->gz)) {
+        z_off_t at = gzoffset(r->gz);
+        file = at >= 0 && (uint64_t)at < r->size ? r->size - (uint64_t)at : 0;
+    } else {
+        z_off_t at = gzoffset(r->gz);
+        uint64_t raw = at >= 0 && (uint64_t)at < r->size ? r->size - (uint64_t)at : 0;
+        file = raw > UINT64_MAX / DEFLATE_RATIO ? UINT64_MAX : raw * DEFLATE_RATIO;
+        file += CHUNK; /* what zlib holds decompressed but not yet handed out */
+    }
+    if (file > left)
+        file = left;
+    return buffered + file;
+}
+
+int mpp_lines_check_count(const mpp_lines *r, uint64_t line, uint64_t count, uint64_t min_bytes,
+                          const char *what)
+{
+    /* small counts cost little memory: let the reader find a short file
+     * line by line, with its more precise message */
+    if (count <= MPP_LINES_SMALL_COUNT)
+        return 0;
+    uint64_t cap = mpp_lines_capacity(r) / (min_bytes ? min_bytes : 1);
+    if (count <= cap)
+        return 0;
+    return mpp_lines_error(r, line,
+                           "%" PRIu64 " %s announced, more than the rest of the file can hold "
+                           "(at most %" PRIu64 "): truncated or not what it says",
+                           count, what, cap);
 }
 
 int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number)

@@ -16,11 +16,17 @@
 
 #include "core/base/err.h"
 
+/* The most text one reader reads (after decompression): a larger file is
+ * an MPP_EFORMAT error, never an endless read. */
+#define MPP_LINES_MAX_INPUT (1u << 30)
+
 /* An open file, its read-ahead buffer and the number of the last line. */
 typedef struct mpp_lines mpp_lines;
 
-/* Open path for reading through zlib's gzopen: gzip data is decompressed,
- * anything else is read as it is. max_len is the longest line accepted,
+/* Open path for reading through zlib: gzip data is decompressed, anything
+ * else is read as it is. Only a regular file is opened (a device, a FIFO
+ * or a folder is MPP_EIO "not a regular file"), and at most
+ * MPP_LINES_MAX_INPUT bytes of text are read from it. max_len is the longest line accepted,
  * without its line end (0: any length; else below 2^30). err (may be NULL)
  * is kept and receives every later error of this reader. Returns 0 with
  * *out, or MPP_EIO ("cannot read PATH: REASON") / MPP_ENOMEM with *out
@@ -34,6 +40,21 @@ int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *e
  * line longer than max_len, corrupt or truncated gzip data; MPP_EIO when
  * reading fails; MPP_ENOMEM. */
 int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number);
+
+/* An upper bound on the bytes of text still to come: the rest of a plain
+ * file, the rest of a gzip file times deflate's largest ratio, never more
+ * than the reader's input limit allows. For checking a count a file
+ * declares before memory is taken for it. */
+uint64_t mpp_lines_capacity(const mpp_lines *r);
+
+/* 0 when `count` items of at least min_bytes bytes each fit in what the
+ * file can still hold (mpp_lines_capacity), or when count is at most
+ * MPP_LINES_SMALL_COUNT (little memory: the reader then finds a short file
+ * line by line); else MPP_EFORMAT "PATH:LINE: COUNT WHAT announced, more
+ * than the rest of the file can hold". */
+#define MPP_LINES_SMALL_COUNT 65536
+int mpp_lines_check_count(const mpp_lines *r, uint64_t line, uint64_t count, uint64_t min_bytes,
+                          const char *what);
 
 /* The number of the last line returned (0 before the first). */
 uint64_t mpp_lines_number(const mpp_lines *r);

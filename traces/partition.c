@@ -259,6 +259,10 @@ static int read_metis(mpp_lines *r, char *line, mpp_partition_graph *out)
                                    tok);
     }
 
+    /* a vertex line is at least its line end, a neighbour two bytes */
+    if ((rc = mpp_lines_check_count(r, hline, n, 1, "vertex lines")) ||
+        (rc = mpp_lines_check_count(r, hline, 2 * m, 2, "neighbour entries (2 per edge)")))
+        return rc;
     int err = 0;
     uint32_t *xadj = malloc(((size_t)n + 1) * sizeof *xadj);
     uint64_t *vline = malloc((size_t)n * sizeof *vline);
@@ -311,7 +315,8 @@ static int read_metis(mpp_lines *r, char *line, mpp_partition_graph *out)
         }
         uint32_t *row = (uint32_t *)adj.a + first;
         size_t deg = adj.len - first;
-        qsort(row, deg, sizeof *row, cmp_u32);
+        if (deg > 1)
+            qsort(row, deg, sizeof *row, cmp_u32);
         for (size_t k = 1; k < deg; k++)
             if (row[k] == row[k - 1]) {
                 err = mpp_lines_error(r, mpp_lines_number(r),
@@ -457,6 +462,10 @@ static int msh_alloc_nodes(msh *m, uint64_t count)
         return mpp_lines_error(m->r, mpp_lines_number(m->r),
                                "the node count %" PRIu64 " is out of range 1 .. %u", count,
                                UINT32_MAX - 1);
+    /* a node is at least `t x y z` and its line end */
+    int rc = mpp_lines_check_count(m->r, mpp_lines_number(m->r), count, 8, "nodes");
+    if (rc)
+        return rc;
     m->tags = malloc((size_t)count * sizeof *m->tags);
     if (!m->tags)
         return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",

@@ -469,6 +469,14 @@ int mpp_trace_programs_msgs(const mpp_msg_trace *t, uint32_t nodes, int paradigm
     for (uint32_t i = 0; i < t->n && !rc; i++) {
         const mpp_msg_trace_entry *e = order[i];
         double at = t->time_us ? e->issue * cpu_mhz : e->issue * cpu_mhz / net_mhz;
+        if (!(at >= 0 && at < MPP_TRACE_MAX_CPU_CYCLES)) {
+            rc = mpp_err_set(err, MPP_EINVAL,
+                             "message %u of the trace (%u -> %u): issue time %g %s is %g CPU "
+                             "cycles, beyond the %.3g cycles a replay counts",
+                             (unsigned)(e - t->e), e->src, e->dst, e->issue,
+                             t->time_us ? "us" : "cycles", at, MPP_TRACE_MAX_CPU_CYCLES);
+            break;
+        }
         if (at > clock[e->src]) {
             uint64_t gap = (uint64_t)llround(at - clock[e->src]);
             if (gap)

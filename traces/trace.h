@@ -28,6 +28,10 @@
 #include "core/base/err.h"
 #include "core/program.h"
 
+/* The latest issue time a message-trace replay accepts, in CPU cycles
+ * (2^62: a processor's clock never wraps). */
+#define MPP_TRACE_MAX_CPU_CYCLES 4611686018427387904.0
+
 typedef struct mpp_msg_trace_entry {
     double issue;         /* in the trace's time unit */
     uint32_t src, dst;
