@@ -562,88 +562,6 @@ int mpp_com_read(const char *path, mpp_com_seq *seq, mpp_err *err)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* Compress text into out as one gzip member (level 6, no name, time 0). */
-static int gzip_text(const mpp_sb *text, mpp_sb *out, mpp_err *err)
-{
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory (zlib)");
-    const unsigned char *in = (const unsigned char *)text->s;
-    size_t left = text->len;
-    unsigned char chunk[16384];
-    int zrc;
-    do {
-        if (zs.avail_in == 0 && left) {
-            uInt n = left > (1u << 30) ? (1u << 30) : (uInt)left;
-            zs.next_in = (Bytef *)(uintptr_t)in;
-            zs.avail_in = n;
-            in += n;
-            left -= n;
-        }
-        zs.next_out = chunk;
-        zs.avail_out = sizeof chunk;
-        zrc = deflate(&zs, left || zs.avail_in ? Z_NO_FLUSH : Z_FINISH);
-        if (zrc == Z_STREAM_ERROR) {
-            deflateEnd(&zs);
-            return mpp_err_set(err, MPP_EIO, "gzip compression failed");
-        }
-        mpp_sb_addn(out, (const char *)chunk, sizeof chunk - zs.avail_out);
-    } while (zrc != Z_STREAM_END);
-    deflateEnd(&zs);
-    if (!mpp_sb_ok(out))
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    return 0;
-}
-
-/* Write data to path atomically: DIR/.BASE.tmp, fsync, rename. */
-static int write_atomic(const char *path, const char *data, size_t len, mpp_err *err)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (!*base)
-        return mpp_err_set(err, MPP_EIO, "cannot write '%s': not a file name", path);
-    mpp_sb tmp;
-    mpp_sb_init(&tmp);
-    mpp_sb_printf(&tmp, "%.*s.%s.tmp", (int)(base - path), path, base);
-    if (!mpp_sb_ok(&tmp))
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    int rc = 0;
-    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-        mpp_sb_free(&tmp);
-        return rc;
-    }
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path,
-                             w < 0 ? strerror(errno) : "short write");
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (!rc && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (close(fd) != 0 && !rc)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (!rc && rename(tmp.s, path) != 0)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (rc)
-        unlink(tmp.s);
-    mpp_sb_free(&tmp);
-    return rc;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 int mpp_com_write(const char *path, const mpp_com_seq *seq, mpp_err *err)
 {
     if (seq->count == 0)
@@ -652,9 +570,8 @@ int mpp_com_write(const char *path, const mpp_com_seq *seq, mpp_err *err)
         if (!mpp_com_check(&seq->m[k]))
             return mpp_err_set(err, MPP_EINVAL, "%s: matrix %" PRIu32 " is not a valid COM "
                                "(unsorted, duplicate or diagonal entries)", path, k);
-    mpp_sb text, gz;
+    mpp_sb text;
     mpp_sb_init(&text);
-    mpp_sb_init(&gz);
     for (uint32_t k = 0; k < seq->count; k++) {
         const mpp_com *c = &seq->m[k];
         mpp_sb_add(&text, HEADER "\n");
@@ -668,16 +585,7 @@ int mpp_com_write(const char *path, const mpp_com_seq *seq, mpp_err *err)
             mpp_sb_printf(&text, "%" PRIu32 " %" PRIu32 " %" PRIu64 "\n", c->e[i].src + 1,
                           c->e[i].dst + 1, c->e[i].units);
     }
-    int rc = 0;
-    if (!mpp_sb_ok(&text))
-        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
-    else if (ends_with(path, ".gz"))
-        rc = gzip_text(&text, &gz, err);
-    if (!rc) {
-        const mpp_sb *data = ends_with(path, ".gz") ? &gz : &text;
-        rc = write_atomic(path, data->s, data->len, err);
-    }
+    int rc = mpp_lines_write(path, &text, err);
     mpp_sb_free(&text);
-    mpp_sb_free(&gz);
     return rc;
 }

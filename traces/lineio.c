@@ -21,6 +21,9 @@
  *      returned name line + 1. */
 #include "traces/lineio.h"
 
+#include "core/base/file.h"
+#include "core/base/strbuf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -242,6 +245,56 @@ int mpp_lines_next(mpp_lines *r, char **line, uint64_t *number)
         if (rc)
             return rc;
     }
+}
+
+/* Compress text into out as one gzip member (level 6, no name, time 0). */
+static int gzip_text(const mpp_sb *text, mpp_sb *out, mpp_err *err)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory (zlib)");
+    const unsigned char *in = (const unsigned char *)text->s;
+    size_t left = text->len;
+    unsigned char chunk[16384];
+    int zrc;
+    do {
+        if (zs.avail_in == 0 && left) {
+            uInt n = left > (1u << 30) ? (1u << 30) : (uInt)left;
+            zs.next_in = (Bytef *)(uintptr_t)in;
+            zs.avail_in = n;
+            in += n;
+            left -= n;
+        }
+        zs.next_out = chunk;
+        zs.avail_out = sizeof chunk;
+        zrc = deflate(&zs, left || zs.avail_in ? Z_NO_FLUSH : Z_FINISH);
+        if (zrc == Z_STREAM_ERROR) {
+            deflateEnd(&zs);
+            return mpp_err_set(err, MPP_EIO, "gzip compression failed");
+        }
+        mpp_sb_addn(out, (const char *)chunk, sizeof chunk - zs.avail_out);
+    } while (zrc != Z_STREAM_END);
+    deflateEnd(&zs);
+    if (!mpp_sb_ok(out))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    return 0;
+}
+
+int mpp_lines_write(const char *path, const mpp_sb *text, mpp_err *err)
+{
+    if (!mpp_sb_ok(text))
+        return mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+    size_t n = strlen(path);
+    if (n < 3 || strcmp(path + n - 3, ".gz") != 0)
+        return mpp_file_write_atomic(path, text->s, text->len, true, err);
+    mpp_sb gz;
+    mpp_sb_init(&gz);
+    int rc = gzip_text(text, &gz, err);
+    if (!rc)
+        rc = mpp_file_write_atomic(path, gz.s, gz.len, true, err);
+    mpp_sb_free(&gz);
+    return rc;
 }
 
 int mpp_lines_digits(const char *t, uint64_t *v)

@@ -16,6 +16,8 @@
 
 #include "core/base/err.h"
 
+struct mpp_sb;
+
 /* The most text one reader reads (after decompression): a larger file is
  * an MPP_EFORMAT error, never an endless read. */
 #define MPP_LINES_MAX_INPUT (1u << 30)
@@ -76,6 +78,12 @@ int mpp_lines_error(const mpp_lines *r, uint64_t line, const char *fmt, ...)
 
 /* Close the file and free the reader; NULL is a no-op. */
 void mpp_lines_close(mpp_lines *r);
+
+/* Write text to path atomically (core/base/file.h: a new temporary file,
+ * fsync, rename), as one gzip member (level 6, no name, time 0: the bytes
+ * depend on the text alone) when path ends in ".gz". Returns 0, MPP_EIO
+ * or MPP_ENOMEM. The one writer of the file formats in traces/. */
+int mpp_lines_write(const char *path, const struct mpp_sb *text, mpp_err *err);
 
 /* Decimal digits of t (nothing else) into *v: 0, or -1 when t is empty or
  * holds a non-digit, -2 when the value does not fit 64 bits. No sign is

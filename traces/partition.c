@@ -1036,57 +1036,14 @@ int mpp_partition_read_parts(const char *path, uint32_t n, uint32_t nparts, uint
     return rc < 0 ? rc : 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 int mpp_partition_write_parts(const char *path, uint32_t n, const uint32_t *part, mpp_err *err)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (!*base)
-        return mpp_err_set(err, MPP_EIO, "cannot write '%s': not a file name", path);
-    mpp_sb text, tmp;
+    mpp_sb text;
     mpp_sb_init(&text);
-    mpp_sb_init(&tmp);
     for (uint32_t v = 0; v < n; v++)
         mpp_sb_printf(&text, "%" PRIu32 "\n", part[v]);
-    mpp_sb_printf(&tmp, "%.*s.%s.tmp", (int)(base - path), path, base);
-    int rc = 0;
-    if (!mpp_sb_ok(&text) || !mpp_sb_ok(&tmp)) {
-        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
-        goto done;
-    }
-    int fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-        goto done;
-    }
-    int fd2 = dup(fd);
-    gzFile gz = fd2 >= 0 ? gzdopen(fd2, ends_with(path, ".gz") ? "wb9" : "wbT") : NULL;
-    if (!gz) {
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-        if (fd2 >= 0)
-            close(fd2);
-    } else {
-        if (text.len && gzwrite(gz, text.s, (unsigned)text.len) != (int)text.len)
-            rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-        if (gzclose(gz) != Z_OK && !rc)
-            rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-    }
-    if (!rc && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (close(fd) != 0 && !rc)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (!rc && rename(tmp.s, path) != 0)
-        rc = mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (rc)
-        unlink(tmp.s);
-done:
+    int rc = mpp_lines_write(path, &text, err);
     mpp_sb_free(&text);
-    mpp_sb_free(&tmp);
     return rc;
 }
 

@@ -224,36 +224,6 @@ fail:
     return rc;
 }
 
-/* Write text through gzip or plainly to path via a temporary file. */
-static int write_text(const char *path, const mpp_sb *sb, mpp_err *err)
-{
-    if (!mpp_sb_ok(sb))
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    size_t n = strlen(path);
-    bool gz = n > 3 && !strcmp(path + n - 3, ".gz");
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return mpp_err_set(err, MPP_EIO, "%s: path too long", path);
-    int ok;
-    if (gz) {
-        gzFile f = gzopen(tmp, "wb6");
-        ok = f && gzwrite(f, sb->s, (unsigned)sb->len) == (int)sb->len;
-        if (f && gzclose(f) != Z_OK)
-            ok = 0;
-    } else {
-        FILE *f = fopen(tmp, "wb");
-        ok = f && fwrite(sb->s, 1, sb->len, f) == sb->len;
-        if (f && fclose(f) != 0)
-            ok = 0;
-    }
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return mpp_err_set(err, MPP_EIO, "%s: cannot write: %s", path, strerror(e));
-    }
-    return 0;
-}
-
 int mpp_msg_trace_write(const char *path, const mpp_msg_trace *t, mpp_err *err)
 {
     mpp_sb sb;
@@ -268,7 +238,7 @@ int mpp_msg_trace_write(const char *path, const mpp_msg_trace *t, mpp_err *err)
             mpp_sb_printf(&sb, "%.0f", e->issue);
         mpp_sb_printf(&sb, " %u %u %" PRIu64 " %u\n", e->src, e->dst, e->bytes, e->tag);
     }
-    int rc = write_text(path, &sb, err);
+    int rc = mpp_lines_write(path, &sb, err);
     mpp_sb_free(&sb);
     return rc;
 }
@@ -404,7 +374,7 @@ int mpp_op_trace_write(const char *path, const mpp_op_trace *t, mpp_err *err)
         mpp_sb_printf(&sb, " %u %" PRIu64 " %s\n", e->op.tag, e->op.bytes,
                       mpp_paradigm_names[e->op.paradigm < 4 ? e->op.paradigm : 0]);
     }
-    int rc = write_text(path, &sb, err);
+    int rc = mpp_lines_write(path, &sb, err);
     mpp_sb_free(&sb);
     return rc;
 }

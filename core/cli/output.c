@@ -16,6 +16,8 @@
  */
 #include "core/cli/output.h"
 
+#include "core/base/file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -149,46 +151,11 @@ int mpp_output_mkdir_p(const char *dir, mpp_err *err)
 int mpp_output_write_atomic(const char *dir, const char *name, const char *data, size_t len,
                             mpp_err *err)
 {
-    char tmp[4096], final[4096];
-    int a = snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
-    int b = snprintf(final, sizeof final, "%s/%s", dir, name);
-    if (a < 0 || b < 0 || (size_t)a >= sizeof tmp || (size_t)b >= sizeof final)
-        return mpp_err_set(err, MPP_EIO, "%s/%s: path too long", dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp, strerror(errno));
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp,
-                        w < 0 ? strerror(errno) : "short write");
-            goto fail;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        mpp_err_set(err, MPP_EIO, "cannot sync %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    if (close(fd) != 0) {
-        fd = -1;
-        mpp_err_set(err, MPP_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, final) != 0) {
-        mpp_err_set(err, MPP_EIO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
-        goto fail;
-    }
-    return 0;
-fail:
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    return MPP_EIO;
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return mpp_err_set(err, MPP_EIO, "%.200s.../%s: path too long", dir, name);
+    return mpp_file_write_atomic(path, data, len, true, err);
 }
 
 /* ---- text pieces ------------------------------------------------------ */

@@ -83,9 +83,9 @@ int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, cons
  * directory is fine. Returns 0 or MPP_EIO with the path and the reason. */
 int mpp_output_mkdir_p(const char *dir, mpp_err *err);
 
-/* Write len bytes of data to dir/name atomically: write dir/.name.tmp,
- * fsync it, rename it over dir/name. On failure the temporary file is
- * removed and dir/name is untouched; returns MPP_EIO with the reason. */
+/* Write len bytes of data to dir/name atomically and durably
+ * (mpp_file_write_atomic: a new mkstemp file in dir, fsync, rename). On
+ * failure dir/name is untouched; returns MPP_EIO with the reason. */
 int mpp_output_write_atomic(const char *dir, const char *name, const char *data, size_t len,
                             mpp_err *err);
 

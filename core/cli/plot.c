@@ -32,6 +32,8 @@
  */
 #include "core/cli/plot.h"
 
+#include "core/base/file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -352,24 +354,12 @@ fail:
 int mpp_plot_table_read(const char *path, mpp_plot_table **out, mpp_err *err)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
-    mpp_sb sb;
-    mpp_sb_init(&sb);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
-        mpp_sb_addn(&sb, buf, n);
-    int rc = 0;
-    if (ferror(fp))
-        rc = mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
-    else if (!mpp_sb_ok(&sb))
-        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory reading the file", path);
-    fclose(fp);
+    char *text;
+    size_t len;
+    int rc = mpp_file_read(path, MPP_PLOT_MAX_BYTES, &text, &len, err);
     if (!rc)
-        rc = mpp_plot_table_parse(sb.s, sb.len, path, out, err);
-    mpp_sb_free(&sb);
+        rc = mpp_plot_table_parse(text, len, path, out, err);
+    free(text);
     return rc;
 }
 

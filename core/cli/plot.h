@@ -64,6 +64,9 @@ void mpp_plot_options_init(mpp_plot_options *o);
 int mpp_plot_table_parse(const char *text, size_t len, const char *name, mpp_plot_table **out,
                          mpp_err *err);
 
+/* The largest results.csv `plot` reads. */
+#define MPP_PLOT_MAX_BYTES (256u << 20)
+
 /* Read and parse the file at path (as mpp_plot_table_parse); MPP_EIO when
  * it cannot be read. */
 int mpp_plot_table_read(const char *path, mpp_plot_table **out, mpp_err *err);

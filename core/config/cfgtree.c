@@ -37,6 +37,7 @@
 
 #include <yaml.h>
 
+#include "core/base/file.h"
 #include "core/base/units.h"
 
 struct mpp_cfgnode {
@@ -48,7 +49,14 @@ struct mpp_cfgnode {
     size_t n, cap;       /* pairs / items */
     mpp_cfgnode **key;   /* map only: key scalars [cap] */
     mpp_cfgnode **val;   /* map values, sequence items [cap] */
+    uint32_t *index;     /* map only, large maps: open-addressing hash of key positions + 1
+                            ([index_cap], a power of two > 2n), or NULL (rebuilt on demand) */
+    size_t index_cap;
 };
+
+/* Maps with more keys than this are looked up through their hash index,
+ * so a file's duplicate keys are found in linear time. */
+#define INDEX_FROM 8
 
 /* Nesting deeper than this is refused (libyaml itself has no limit and the
  * reader is recursive). */
@@ -88,10 +96,13 @@ void mpp_cfgtree_free(mpp_cfgnode *n)
     }
     free(n->key);
     free(n->val);
+    free(n->index);
     free(n->text);
     free(n->origin);
     free(n);
 }
+
+static void index_put(mpp_cfgnode *n, size_t i);
 
 /* Append (k, v) to a map (k non-NULL) or v to a sequence (k NULL). On
  * failure nothing is taken. */
@@ -114,11 +125,70 @@ static bool node_push(mpp_cfgnode *n, mpp_cfgnode *k, mpp_cfgnode *v)
     if (n->kind == MPP_CFG_MAP)
         n->key[n->n] = k;
     n->val[n->n++] = v;
+    if (n->index) {
+        /* keep the load factor at most 1/2, else drop it (rebuilt later) */
+        if (2 * n->n < n->index_cap)
+            index_put(n, n->n - 1);
+        else {
+            free(n->index);
+            n->index = NULL;
+        }
+    }
     return true;
 }
 
-static size_t map_find(const mpp_cfgnode *n, const char *key, size_t keylen)
+static uint64_t key_hash(const char *key, size_t len)
 {
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)key[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Put position i into n's index (which has room). */
+static void index_put(mpp_cfgnode *n, size_t i)
+{
+    const char *t = n->key[i]->text;
+    size_t m = n->index_cap - 1, at = (size_t)key_hash(t, strlen(t)) & m;
+    while (n->index[at])
+        at = (at + 1) & m;
+    n->index[at] = (uint32_t)i + 1;
+}
+
+/* (Re)build n's index for its n keys; false when out of memory (lookups
+ * then scan). */
+static bool index_build(mpp_cfgnode *n)
+{
+    size_t cap = 64;
+    while (cap <= 2 * n->n)
+        cap *= 2;
+    uint32_t *ix = calloc(cap, sizeof *ix);
+    if (!ix || n->n >= UINT32_MAX) {
+        free(ix);
+        return false;
+    }
+    free(n->index);
+    n->index = ix;
+    n->index_cap = cap;
+    for (size_t i = 0; i < n->n; i++)
+        index_put(n, i);
+    return true;
+}
+
+static size_t map_find(const mpp_cfgnode *cn, const char *key, size_t keylen)
+{
+    mpp_cfgnode *n = (mpp_cfgnode *)cn; /* the index is a cache */
+    if (n->n > INDEX_FROM && (n->index || index_build(n))) {
+        size_t m = n->index_cap - 1, at = (size_t)key_hash(key, keylen) & m;
+        for (; n->index[at]; at = (at + 1) & m) {
+            const char *t = n->key[n->index[at] - 1]->text;
+            if (strlen(t) == keylen && memcmp(t, key, keylen) == 0)
+                return n->index[at] - 1;
+        }
+        return SIZE_MAX;
+    }
     for (size_t i = 0; i < n->n; i++) {
         const char *t = n->key[i]->text;
         if (strlen(t) == keylen && memcmp(t, key, keylen) == 0)
@@ -425,32 +495,12 @@ mpp_cfgnode *mpp_cfgtree_parse_value(const char *text, const char *origin, mpp_e
 
 mpp_cfgnode *mpp_cfgtree_parse_file(const char *path, mpp_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mpp_err_set(err, MPP_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *text;
+    size_t len;
+    if (mpp_file_read(path, MPP_CFGTREE_MAX_BYTES, &text, &len, err))
         return NULL;
-    }
-    mpp_sb sb;
-    mpp_sb_init(&sb);
-    char buf[8192];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-        mpp_sb_addn(&sb, buf, got);
-    bool bad = ferror(f) != 0;
-    int e = errno;
-    fclose(f);
-    if (bad) {
-        mpp_sb_free(&sb);
-        mpp_err_set(err, MPP_EIO, "%s: cannot read: %s", path, strerror(e));
-        return NULL;
-    }
-    if (!mpp_sb_ok(&sb)) {
-        mpp_sb_free(&sb);
-        mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
-        return NULL;
-    }
-    mpp_cfgnode *root = parse_common(sb.s, sb.len, path, true, err);
-    mpp_sb_free(&sb);
+    mpp_cfgnode *root = parse_common(text, len, path, true, err);
+    free(text);
     return root;
 }
 
@@ -641,6 +691,8 @@ bool mpp_cfgtree_remove(mpp_cfgnode *root, const char *path, unsigned maxparts)
         memmove(cur->key + at, cur->key + at + 1, (cur->n - at - 1) * sizeof *cur->key);
         memmove(cur->val + at, cur->val + at + 1, (cur->n - at - 1) * sizeof *cur->val);
         cur->n--;
+        free(cur->index); /* positions moved: rebuilt on the next lookup */
+        cur->index = NULL;
         return true;
     }
 }

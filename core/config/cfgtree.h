@@ -39,7 +39,11 @@ typedef enum mpp_cfgkind {
     MPP_CFG_SEQ = 2     /* ordered items */
 } mpp_cfgkind;
 
-/* Read the YAML file at path. Returns the root node (an empty file gives a
+/* The largest configuration file read (an experiment is a few kilobytes). */
+#define MPP_CFGTREE_MAX_BYTES (16u << 20)
+
+/* Read the YAML file at path (a regular file of at most
+ * MPP_CFGTREE_MAX_BYTES). Returns the root node (an empty file gives a
  * null scalar), or NULL with err set: MPP_EIO when the file cannot be read,
  * MPP_EINVAL with "PATH:LINE:COL: problem" for a syntax error, a duplicate
  * key, an anchor, alias or tag, or more than one document; MPP_ENOMEM. */
