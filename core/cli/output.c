@@ -18,6 +18,10 @@
 
 #include "core/base/file.h"
 
+#ifndef MPP_VERSION
+#define MPP_VERSION "0.1.0"
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -45,6 +50,95 @@ void mpp_output_run_free(mpp_output_run *r)
     free(r->messages);
     free(r->report);
     mpp_output_run_init(r);
+}
+
+/* The packed form: this header, then the result, the channel records, the
+ * flows, the message records and the report text, as their counts say. */
+typedef struct packed_hdr {
+    char magic[8];            /* "mpprun1" */
+    uint32_t result_size;     /* sizeof(mpp_sim_result) of the writer */
+    int32_t status;
+    uint64_t run;
+    uint64_t nchannels, nflows, nmessages, replen;
+    uint64_t hash;            /* the run's config hash (records) */
+} packed_hdr;
+
+int mpp_output_run_pack(const mpp_output_run *r, uint64_t run, uint64_t hash, mpp_sb *out)
+{
+    size_t replen = r->report ? strlen(r->report) : 0;
+    packed_hdr h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, "mpprun1", 8);
+    h.result_size = sizeof r->result;
+    h.status = r->status;
+    h.run = run;
+    h.nchannels = r->nchannels;
+    h.nflows = r->nflows;
+    h.nmessages = r->nmessages;
+    h.replen = replen;
+    h.hash = hash;
+    mpp_sb_addn(out, (const char *)&h, sizeof h);
+    mpp_sb_addn(out, (const char *)&r->result, sizeof r->result);
+    if (r->nchannels)
+        mpp_sb_addn(out, (const char *)r->channels, r->nchannels * sizeof *r->channels);
+    if (r->nflows)
+        mpp_sb_addn(out, (const char *)r->flows, r->nflows * sizeof *r->flows);
+    if (r->nmessages)
+        mpp_sb_addn(out, (const char *)r->messages, r->nmessages * sizeof *r->messages);
+    if (replen)
+        mpp_sb_addn(out, r->report, replen);
+    return mpp_sb_ok(out) ? 0 : MPP_ENOMEM;
+}
+
+int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *hash,
+                          mpp_output_run *r, mpp_err *err)
+{
+    mpp_output_run_free(r);
+    packed_hdr h;
+    const char *p = buf;
+    if (len < sizeof h)
+        return mpp_err_set(err, MPP_EFORMAT, "a run record of %zu bytes is too short", len);
+    memcpy(&h, p, sizeof h);
+    if (memcmp(h.magic, "mpprun1", 8) || h.result_size != sizeof r->result ||
+        h.nchannels > UINT32_MAX || h.nflows > UINT32_MAX || h.nmessages > UINT32_MAX ||
+        h.replen > (1u << 30))
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "not a run record of this mppnet version (%s)", MPP_VERSION);
+    uint64_t need = sizeof h + sizeof r->result + h.nchannels * sizeof *r->channels +
+                    h.nflows * sizeof *r->flows + h.nmessages * sizeof *r->messages + h.replen;
+    if (need != len)
+        return mpp_err_set(err, MPP_EFORMAT, "a run record of %zu bytes, expected %llu", len,
+                           (unsigned long long)need);
+    p += sizeof h;
+    memcpy(&r->result, p, sizeof r->result);
+    p += sizeof r->result;
+    r->nchannels = (size_t)h.nchannels;
+    r->nflows = (size_t)h.nflows;
+    r->nmessages = (size_t)h.nmessages;
+    if ((r->nchannels && !(r->channels = malloc(r->nchannels * sizeof *r->channels))) ||
+        (r->nflows && !(r->flows = malloc(r->nflows * sizeof *r->flows))) ||
+        (r->nmessages && !(r->messages = malloc(r->nmessages * sizeof *r->messages))) ||
+        !(r->report = calloc((size_t)h.replen + 1, 1))) {
+        mpp_output_run_free(r);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory reading a run record");
+    }
+    memcpy(r->channels, p, r->nchannels * sizeof *r->channels);
+    p += r->nchannels * sizeof *r->channels;
+    memcpy(r->flows, p, r->nflows * sizeof *r->flows);
+    p += r->nflows * sizeof *r->flows;
+    memcpy(r->messages, p, r->nmessages * sizeof *r->messages);
+    p += r->nmessages * sizeof *r->messages;
+    memcpy(r->report, p, (size_t)h.replen);
+    if (!h.replen) {
+        free(r->report);
+        r->report = NULL;
+    }
+    r->status = h.status;
+    r->done = true;
+    *run = h.run;
+    if (hash)
+        *hash = h.hash;
+    return 0;
 }
 
 int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
@@ -525,43 +619,46 @@ void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outp
 }
 
 /* Write sb's text to dir/name; MPP_ENOMEM when building it failed. */
-static int write_sb(const char *dir, const char *name, const mpp_sb *sb, mpp_err *err)
+static int write_sb(const char *dir, const char *name, const mpp_sb *sb, bool durable,
+                    mpp_err *err)
 {
     if (!mpp_sb_ok(sb))
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building %s/%s", dir, name);
-    return mpp_output_write_atomic(dir, name, sb->s, sb->len, err);
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return mpp_err_set(err, MPP_EIO, "%.200s.../%s: path too long", dir, name);
+    return mpp_file_write_atomic(path, sb->s, sb->len, durable, err);
 }
 
 int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
-                         const mpp_output_run *runs, size_t nruns, mpp_err *err)
+                         const mpp_output_run *runs, size_t nruns, bool durable, mpp_err *err)
 {
     const mpp_output_config *oc = mpp_experiment_output(e);
-    int rc = mpp_output_mkdir_p(dir, err);
-    if (rc)
-        return rc;
+    int rc = 0;
     mpp_sb sb;
     mpp_sb_init(&sb);
     mpp_output_results_csv(&sb, e, runs, nruns);
-    rc = write_sb(dir, "results.csv", &sb, err);
+    rc = write_sb(dir, "results.csv", &sb, durable, err);
     if (!rc) {
         mpp_sb_reset(&sb);
         mpp_output_results_json(&sb, version, e, runs, nruns);
-        rc = write_sb(dir, "results.json", &sb, err);
+        rc = write_sb(dir, "results.json", &sb, durable, err);
     }
     if (!rc && oc->per_channel) {
         mpp_sb_reset(&sb);
         mpp_output_channels_csv(&sb, runs, nruns);
-        rc = write_sb(dir, "channels.csv", &sb, err);
+        rc = write_sb(dir, "channels.csv", &sb, durable, err);
     }
     if (!rc && oc->traffic_matrix) {
         mpp_sb_reset(&sb);
         mpp_output_matrix_csv(&sb, runs, nruns);
-        rc = write_sb(dir, "matrix.csv", &sb, err);
+        rc = write_sb(dir, "matrix.csv", &sb, durable, err);
     }
     if (!rc && oc->per_message) {
         mpp_sb_reset(&sb);
         mpp_output_messages_csv(&sb, e, runs, nruns);
-        rc = write_sb(dir, "messages.csv", &sb, err);
+        rc = write_sb(dir, "messages.csv", &sb, durable, err);
     }
     mpp_sb_free(&sb);
     return rc;
@@ -584,6 +681,58 @@ void mpp_output_gp_string(mpp_sb *sb, const char *s)
             mpp_sb_addc(sb, c < 0x20 || c == 0x7f ? ' ' : (char)c);
     }
     mpp_sb_addc(sb, '\'');
+}
+
+int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool quiet, mpp_err *err)
+{
+    char tmp[4200], fin[4200];
+    mpp_sb prefix, arg;
+    mpp_sb_init(&prefix);
+    mpp_sb_init(&arg);
+    mpp_sb_printf(&prefix, ".%s", png);
+    int rc = mpp_sb_ok(&prefix) ? mpp_file_temp(dir, prefix.s, tmp, sizeof tmp, err)
+                                : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    mpp_sb_free(&prefix);
+    if (rc)
+        return rc;
+    const char *base = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
+    mpp_sb_add(&arg, "outfile=");
+    mpp_output_gp_string(&arg, base);
+    int n = snprintf(fin, sizeof fin, "%s/%s", dir, png);
+    if (!mpp_sb_ok(&arg) || n < 0 || (size_t)n >= sizeof fin) {
+        unlink(tmp);
+        mpp_sb_free(&arg);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        rc = mpp_err_set(err, MPP_EIO, "cannot start gnuplot: %s", strerror(errno));
+    } else if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(127);
+        FILE *nul = freopen("/dev/null", "w", stdout);
+        if (quiet)
+            nul = freopen("/dev/null", "w", stderr);
+        (void)nul;
+        execlp("gnuplot", "gnuplot", "-e", arg.s, gp, (char *)NULL);
+        _exit(127);
+    } else {
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        struct stat sst;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(tmp, &sst) == 0 && sst.st_size > 0 &&
+            rename(tmp, fin) == 0)
+            rc = 0;
+        else
+            rc = mpp_err_set(err, MPP_ERUN, "gnuplot could not draw %s from %s/%s", fin, dir, gp);
+    }
+    if (rc)
+        unlink(tmp);
+    mpp_sb_free(&arg);
+    return rc;
 }
 
 void mpp_output_gp_terminal(mpp_sb *sb)

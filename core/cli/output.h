@@ -79,6 +79,16 @@ void mpp_output_run_free(mpp_output_run *r);
 int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, const char *msg,
                            bool channels, bool matrix, bool messages, mpp_err *err);
 
+/* A finished run as bytes, for the workers' pipes and the run records of
+ * an output folder (the result, its arrays and report, its run index and
+ * config hash). Appends to out; returns 0 or MPP_ENOMEM. */
+int mpp_output_run_pack(const mpp_output_run *r, uint64_t run, uint64_t hash, mpp_sb *out);
+/* Read a packed run of exactly len bytes into r (freed first; done set):
+ * 0, or MPP_EFORMAT (not a record of this version, wrong size) or
+ * MPP_ENOMEM with r empty. hash may be NULL. */
+int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *hash,
+                          mpp_output_run *r, mpp_err *err);
+
 /* Create directory `dir` and its missing parents (mkdir -p). An existing
  * directory is fine. Returns 0 or MPP_EIO with the path and the reason. */
 int mpp_output_mkdir_p(const char *dir, mpp_err *err);
@@ -129,13 +139,13 @@ void mpp_output_matrix_csv(mpp_sb *sb, const mpp_output_run *runs, size_t nruns)
 void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
                              size_t nruns);
 
-/* Create dir and write results.csv and results.json, plus channels.csv,
+/* Write results.csv and results.json, plus channels.csv,
  * matrix.csv and messages.csv when the experiment's output section asks for
- * them, each atomically. version is the program version recorded in
- * results.json.
+ * them, each atomically (and fsync'd when durable); dir must exist.
+ * version is the program version recorded in results.json.
  * Returns 0, MPP_ENOMEM or MPP_EIO; files written before a failure stay. */
 int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
-                         const mpp_output_run *runs, size_t nruns, mpp_err *err);
+                         const mpp_output_run *runs, size_t nruns, bool durable, mpp_err *err);
 
 /* Append s as a gnuplot string that is data, never code: a single-quoted
  * literal (gnuplot expands neither backquotes nor escapes there) with every
@@ -155,6 +165,13 @@ void mpp_output_gp_terminal(mpp_sb *sb);
  * finished. */
 bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
                             size_t nruns);
+
+/* Run gnuplot on script gp in folder dir (its working folder), the script
+ * drawing to the file named by the gnuplot variable `outfile`: a new
+ * temporary file (mkstemp) in dir, renamed to dir/png when gnuplot
+ * succeeded. Returns 0, or MPP_ERUN / MPP_EIO with the reason (the
+ * temporary file removed). quiet sends gnuplot's messages to /dev/null. */
+int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool quiet, mpp_err *err);
 
 /* True when an executable named prog is found on $PATH. */
 bool mpp_output_on_path(const char *prog);

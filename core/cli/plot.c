@@ -995,63 +995,6 @@ static int plot_error(bool usage, const char *fmt, ...)
     return 2;
 }
 
-/* Run gnuplot on dir/gp, drawing to dir/.png.tmp, then rename that to
- * dir/png. Returns 0, or 1 after printing why it failed. */
-static int run_gnuplot(const char *dir, const char *gp, const char *png)
-{
-    mpp_sb tmp, arg, tmppath, finpath;
-    mpp_sb_init(&tmp);
-    mpp_sb_init(&arg);
-    mpp_sb_init(&tmppath);
-    mpp_sb_init(&finpath);
-    int status = 1;
-    mpp_sb_printf(&tmp, ".%s.tmp", png);
-    mpp_sb_add(&arg, "outfile='"); /* a gnuplot single-quoted string: '' is ' */
-    for (const char *s = tmp.s; *s; s++) {
-        if (*s == '\'')
-            mpp_sb_addc(&arg, '\'');
-        mpp_sb_addc(&arg, *s);
-    }
-    mpp_sb_addc(&arg, '\'');
-    mpp_sb_printf(&tmppath, "%s/%s", dir, tmp.s);
-    mpp_sb_printf(&finpath, "%s/%s", dir, png);
-    if (!mpp_sb_ok(&tmp) || !mpp_sb_ok(&arg) || !mpp_sb_ok(&tmppath) || !mpp_sb_ok(&finpath)) {
-        fputs("mppnet: plot: out of memory\n", stderr);
-        goto out;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "mppnet: plot: cannot start gnuplot: %s\n", strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(127);
-        FILE *nul = freopen("/dev/null", "w", stdout);
-        (void)nul;
-        execlp("gnuplot", "gnuplot", "-e", arg.s, gp, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    struct stat sst;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(tmppath.s, &sst) == 0 && sst.st_size > 0 &&
-        rename(tmppath.s, finpath.s) == 0) {
-        status = 0;
-        goto out;
-    }
-    unlink(tmppath.s);
-    fprintf(stderr, "mppnet: plot: gnuplot could not draw %s from %s/%s\n", finpath.s, dir, gp);
-out:
-    mpp_sb_free(&tmp);
-    mpp_sb_free(&arg);
-    mpp_sb_free(&tmppath);
-    mpp_sb_free(&finpath);
-    return status;
-}
 
 /* The parsed command line. */
 typedef struct plot_args {
@@ -1269,7 +1212,10 @@ int mpp_plot_main(int argc, char **argv)
                 shown, sep, gp.s, shown, sep, dat.s, gp.s, dir, base);
         status = 0;
     } else {
-        status = run_gnuplot(dir, gp.s, base);
+        mpp_err gerr;
+        status = mpp_output_gnuplot(dir, gp.s, base, false, &gerr) ? 1 : 0;
+        if (status)
+            fprintf(stderr, "mppnet: plot: %s\n", gerr.msg);
         if (!status)
             printf("%s%s%s\n", shown, sep, base);
     }

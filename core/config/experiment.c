@@ -656,6 +656,9 @@ fail:
     return NULL;
 }
 
+static mpp_experiment *load_named(mpp_cfgnode *root, const char *path, size_t noverrides,
+                                  const char *const *overrides, mpp_err *err);
+
 /* The file's base name without .yaml / .yml. */
 static char *base_name(const char *path)
 {
@@ -682,6 +685,22 @@ mpp_experiment *mpp_experiment_load(const char *path, size_t noverrides,
     mpp_cfgnode *root = mpp_cfgtree_parse_file(path, err);
     if (!root)
         return NULL;
+    return load_named(root, path, noverrides, overrides, err);
+}
+
+mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const char *path,
+                                         size_t noverrides, const char *const *overrides,
+                                         mpp_err *err)
+{
+    mpp_cfgnode *root = mpp_cfgtree_parse_text(text, len, path, err);
+    if (!root)
+        return NULL;
+    return load_named(root, path, noverrides, overrides, err);
+}
+
+static mpp_experiment *load_named(mpp_cfgnode *root, const char *path, size_t noverrides,
+                                  const char *const *overrides, mpp_err *err)
+{
     char *name = base_name(path);
     if (!name) {
         mpp_cfgtree_free(root);

@@ -39,6 +39,13 @@ typedef struct mpp_output_config {
 mpp_experiment *mpp_experiment_load(const char *path, size_t noverrides,
                                     const char *const *overrides, mpp_err *err);
 
+/* The same from the text of the file at path (read by the caller; path
+ * names it in messages and gives the default name): `mppnet run --resume`
+ * loads the copy of an experiment it kept this way. */
+mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const char *path,
+                                         size_t noverrides, const char *const *overrides,
+                                         mpp_err *err);
+
 /* The same from YAML text; `origin` names it in error messages. */
 mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_t noverrides,
                                      const char *const *overrides, mpp_err *err);

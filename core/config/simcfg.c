@@ -479,9 +479,18 @@ static int expand_one(mpp_cfgnode *t, const char *sec, const mpp_param *row, mpp
                            where(sel, w, sizeof w), path, text);
     memcpy(name, text, nl);
     name[nl] = '\0';
+    const void *plug = row->family->find(name);
+    if (!plug) {
+        mpp_sb sb;
+        mpp_sb_init(&sb);
+        mpp_sb_printf(&sb, "%s: key '%s': unknown %s '%s'; valid names: ", where(sel, w, sizeof w),
+                      path, row->family->what, name);
+        list_names(&sb, row->family);
+        return fail_sb(err, MPP_EINVAL, &sb);
+    }
     mpp_sb args;
     mpp_sb_init(&args);
-    const void *ops = row->family->parse_short ? row->family->find(name) : NULL;
+    const void *ops = row->family->parse_short ? plug : NULL;
     if (ops && !strchr(colon + 1, '=')) {
         int rc = row->family->parse_short(ops, colon + 1, &args, err);
         if (rc) {
@@ -497,6 +506,8 @@ static int expand_one(mpp_cfgnode *t, const char *sec, const mpp_param *row, mpp
     int rc = 0;
     mpp_cfgnode *loc = mpp_cfgtree_copy(sel); /* sel is replaced below */
     char *save = NULL;
+    const char *seen[64];
+    size_t nseen = 0;
     for (char *line = strtok_r(args.s, "\n", &save); line && !rc;
          line = strtok_r(NULL, "\n", &save)) {
         char *eq = strchr(line, '=');
@@ -506,6 +517,16 @@ static int expand_one(mpp_cfgnode *t, const char *sec, const mpp_param *row, mpp
             break;
         }
         *eq = '\0';
+        /* the same key twice is a mistake, not "the last one wins" */
+        for (size_t k = 0; k < nseen && !rc; k++)
+            if (!strcmp(seen[k], line))
+                rc = mpp_err_set(err, MPP_EINVAL, "%s: key '%s': parameter '%s' given twice in "
+                                                  "'%s'",
+                                 where(sel, w, sizeof w), path, line, text);
+        if (rc)
+            break;
+        if (nseen < MPP_COUNTOF(seen))
+            seen[nseen++] = line;
         char kp[256];
         snprintf(kp, sizeof kp, "%s.%s.%s", sec, name, line);
         rc = mpp_cfgtree_set(t, kp, 0, mpp_cfgtree_new_scalar(eq + 1, loc), err);

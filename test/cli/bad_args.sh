@@ -28,13 +28,13 @@ expect_bad check_no_file "missing the experiment file" check
 
 expect_bad list_unknown_family "unknown family" list nosuchfamily
 expect_bad bench_unknown_workload "unknown workload" bench --only z
-expect_bad bench_unknown_flag "unknown argument" bench --frob
+expect_bad bench_unknown_flag "unknown option" bench --frob
 
 expect_bad sim_unknown_flag "unknown option '--frob'" sim --frob
 expect_bad sim_topology_abc "hypercube" sim --topology hypercube:abc
 expect_bad sim_topology_unknown "unknown topology 'torusx'.*mesh" sim --topology torusx:4
 expect_bad sim_topology_mesh_bad "mesh" sim --topology mesh:8by8
-expect_bad sim_router_unknown "unknown router 'nosuch'" sim --router nosuch
+expect_bad sim_router_unknown "unknown routing 'nosuch'" sim --router nosuch
 expect_bad sim_router_hidden_ok_but_badkv "key=value" sim --router ecube:oops
 expect_bad sim_traffic_unknown "unknown traffic pattern 'nosuch'" sim --traffic nosuch
 expect_bad sim_rate_abc "--rate" sim --rate abc

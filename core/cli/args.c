@@ -1,0 +1,136 @@
+/* core/cli/args.c — the command line of every command (see args.h). */
+#include "core/cli/args.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/units.h"
+
+int mpp_args_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mppnet: ", stderr);
+    if (cmd)
+        fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, "\nsee 'mppnet %s --help'\n", cmd);
+    else
+        fputs("\nsee 'mppnet --help'\n", stderr);
+    return 2;
+}
+
+int mpp_args_fail(const mpp_err *err)
+{
+    fprintf(stderr, "mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");
+    return mpp_err_exit_status(err->code ? err->code : MPP_EINVAL);
+}
+
+void mpp_args_free(mpp_args *a)
+{
+    free(a->v);
+    a->v = NULL;
+    a->n = 0;
+}
+
+int mpp_args_parse(const char *cmd, int argc, char **argv, const struct option *opts,
+                   const char *help, mpp_args_fn on_opt, void *ud, mpp_args *rest, bool *done)
+{
+    *done = false;
+    rest->n = 0;
+    rest->v = calloc((size_t)argc + 1, sizeof *rest->v);
+    if (!rest->v)
+        return mpp_args_usage(cmd, "out of memory");
+    /* the short options of the table, with ':' for a value; "+" would stop
+     * at the first non-option: options may follow the file instead */
+    char shorts[128] = ":h";
+    size_t k = 2;
+    size_t nopt = 0;
+    while (opts[nopt].name)
+        nopt++;
+    struct option *all = calloc(nopt + 2, sizeof *all);
+    if (!all)
+        return mpp_args_usage(cmd, "out of memory");
+    memcpy(all, opts, nopt * sizeof *all);
+    all[nopt] = (struct option){"help", no_argument, NULL, 'h'};
+    for (size_t i = 0; i < nopt; i++)
+        if (opts[i].val > 0 && opts[i].val < 128 && k + 3 < sizeof shorts) {
+            shorts[k++] = (char)opts[i].val;
+            if (opts[i].has_arg == required_argument)
+                shorts[k++] = ':';
+        }
+    shorts[k] = '\0';
+    int rc = 0;
+    opterr = 0;
+    optind = 0; /* a full reset of GNU getopt for every command */
+    for (;;) {
+        int li = -1;
+        int c = getopt_long(argc, argv, shorts, all, &li);
+        if (c == -1)
+            break;
+        if (c == 'h') {
+            fputs(help, stdout);
+            *done = true;
+            break;
+        }
+        if (c == '?' || c == ':') {
+            const char *a = argv[optind - 1];
+            if (c == ':')
+                rc = mpp_args_usage(cmd, "option %s needs a value", a);
+            else if (optopt && !(a[0] == '-' && a[1] == '-'))
+                rc = mpp_args_usage(cmd, "unknown option '-%c'", optopt);
+            else
+                rc = mpp_args_usage(cmd, "unknown option '%s'", a);
+            break;
+        }
+        if ((rc = on_opt(ud, c, optarg)))
+            break;
+    }
+    if (!rc && !*done)
+        for (int i = optind; i < argc; i++)
+            rest->v[rest->n++] = argv[i];
+    free(all);
+    return rc;
+}
+
+int mpp_args_u64(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi,
+                 bool bytes, uint64_t *out)
+{
+    uint64_t v;
+    if (mpp_units_int(text, bytes ? MPP_UNITS_BYTES : MPP_UNITS_PLAIN, 0, &v) != MPP_UNITS_OK ||
+        v < lo || v > hi)
+        return mpp_args_usage(cmd, "%s needs %s from %llu to %llu, not '%.80s'", opt,
+                              bytes ? "a size" : "a whole number", (unsigned long long)lo,
+                              (unsigned long long)hi, text);
+    *out = v;
+    return 0;
+}
+
+int mpp_args_double(const char *cmd, const char *opt, const char *text, double *out)
+{
+    if (!mpp_units_double(text, out))
+        return mpp_args_usage(cmd, "%s needs a number, not '%.80s'", opt, text);
+    return 0;
+}
+
+bool mpp_args_is_override(const char *a)
+{
+    const char *eq = strchr(a, '=');
+    return a[0] != '-' && eq && eq != a;
+}
+
+bool mpp_args_selector(const char *spec, char *name, size_t size, const char **params)
+{
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (n == 0 || n >= size)
+        return false;
+    memcpy(name, spec, n);
+    name[n] = '\0';
+    *params = colon ? colon + 1 : NULL;
+    return true;
+}

@@ -1,0 +1,1237 @@
+/* core/cli/runner.c — `mppnet run`: an experiment's runs on worker
+ * processes, into an output folder that never loses a finished run (see
+ * runner.h and docs/cli.md).
+ *
+ * The output folder DIR holds the result files and DIR/.mppnet/: a lock
+ * (the run owns the folder while it runs; a second run into it refuses),
+ * a copy of the experiment (its text, path and overrides, for --resume)
+ * and one record per finished run (run-N.rec: the packed result, its
+ * arrays and its config hash, written atomically and fsync'd).
+ *
+ *   parse args --bad--> usage error, exit 2 (nothing written)
+ *       | load the experiment (file, or the folder's copy with --resume)
+ *       |   --error--> "mppnet: FILE:L:C: ...", exit 2
+ *       | validate: mpp_sim_create of every run --error--> exit 2
+ *       | --dump-config? --> print YAML of every run, exit 0
+ *   open the folder: mkdir -p, lock, a fresh run removes what an earlier
+ *       | run left, writes the experiment's copy and empty result files
+ *       | (a folder that cannot be written fails here, before any run);
+ *       | --resume reads the records instead and refuses a changed run
+ *   workers (fork; -j N of them, N >= 1) run the runs not done, each
+ *       | sending its packed result through a pipe
+ *   every finished run: record (fsync) --> the result files rewritten
+ *       | atomically from every finished run in run order --> its row
+ *   SIGINT, SIGTERM, SIGHUP: the workers are killed, the finished runs
+ *       | stay, exit 128 + signal; SIGPIPE is ignored (a closed stdout
+ *       | loses the table, never the results)
+ *   the end: the files once more, fsync'd; the plot; unlock.
+ *
+ * Invariants:
+ *   1. The only global is `interrupted` (the signal that stopped the run);
+ *      the handlers only set it.
+ *   2. Nothing is written before every run's configuration was checked and
+ *      the folder is locked; a record exists only for a finished run, and
+ *      a result file holds exactly the runs whose records exist.
+ *   3. The files depend on the runs' results and run order only: byte-
+ *      identical for every -j, and after a --resume.
+ *   4. stdout carries only the table; progress, notes and errors go to
+ *      stderr, the bar only when stderr is a terminal. */
+#include "core/cli/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/base/file.h"
+#include "core/base/strbuf.h"
+#include "core/cli/args.h"
+#include "core/cli/cli.h"
+#include "core/cli/output.h"
+#include "core/config/cfgtree.h"
+#include "core/sim.h"
+
+#define MAX_JOBS 256
+#define STORE ".mppnet"
+#define MAX_RECORD (1u << 31) /* bytes of one run record */
+
+/* The one global (invariant 1): 0, or the signal that stopped the run. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+static const char help_run[] =
+    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--dump-config] [-q] [key.path=value ...]\n"
+    "       mppnet run --resume DIR [EXP.yaml] [-j N] [-q] [key.path=value ...]\n"
+    "\n"
+    "Run every run of an experiment (each point of its sweep, for each seed),\n"
+    "print a summary table on stdout, and write to DIR: results.csv (one row\n"
+    "per run), results.json (with the resolved configuration, seed and\n"
+    "version), and when the experiment's output section asks for them\n"
+    "channels.csv, matrix.csv, messages.csv and latency.png (needs gnuplot).\n"
+    "Every finished run is written at once: an interrupted sweep keeps its\n"
+    "finished runs, and --resume completes it.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR   write the results to DIR (default: output.dir)\n"
+    "  -j, --jobs N       run on N worker processes, 1..256 (default 1);\n"
+    "                     the results are identical for every N\n"
+    "  --resume DIR       complete the interrupted run in DIR: the runs not\n"
+    "                     finished, with the experiment kept in DIR (or EXP.yaml,\n"
+    "                     which must not change a finished run)\n"
+    "  --dump-config      print the resolved configuration of every run\n"
+    "                     (YAML, defaults included) and exit without running\n"
+    "  -q, --quiet        no progress bar and no notes on stderr\n"
+    "  -h, --help         show this help\n"
+    "  key.path=value     override a key of the experiment,\n"
+    "                     e.g. network.vcs=4 'workload.pattern=transpose'\n"
+    "\n"
+    "DIR belongs to one run at a time: a second run into it refuses. A new run\n"
+    "(without --resume) removes the result files an earlier run left in DIR.\n"
+    "Ctrl-C, SIGTERM and SIGHUP stop the workers at once; the finished runs\n"
+    "stay written; the exit status is 128 + the signal (130 for Ctrl-C). A run\n"
+    "that deadlocks prints the deadlock report; the other runs are written and\n"
+    "the exit status is 1.\n";
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void print_double(int width, int prec, double v)
+{
+    if (isfinite(v))
+        printf("%*.*f", width, prec, v);
+    else
+        printf("%*s", width, "-");
+}
+
+void mpp_run_describe(const mpp_experiment *e, size_t i, char *buf, size_t len)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_sb_printf(&sb, "run %zu (", i);
+    for (size_t a = 0; a < mpp_experiment_axes(e); a++)
+        mpp_sb_printf(&sb, "%s=%s, ", mpp_experiment_axis(e, a), mpp_experiment_value(e, i, a));
+    mpp_sb_printf(&sb, "seed %" PRIu64 ")", mpp_experiment_config(e, i)->run.seed);
+    snprintf(buf, len, "%s", mpp_sb_ok(&sb) ? sb.s : "run");
+    mpp_sb_free(&sb);
+}
+
+int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err)
+{
+    size_t n = mpp_experiment_runs(e);
+    for (size_t i = 0; i < n; i++) {
+        mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, i), err);
+        if (!s) {
+            if (!err->code)
+                err->code = MPP_EINVAL;
+            if (n > 1) {
+                char d[256];
+                mpp_run_describe(e, i, d, sizeof d);
+                mpp_err_prefix(err, "%s: %s", origin, d);
+            } else {
+                mpp_err_prefix(err, "%s", origin);
+            }
+            return err->code;
+        }
+        mpp_sim_destroy(s);
+    }
+    return 0;
+}
+
+void mpp_run_print_value(const mpp_summary_col *c, const mpp_workload_ops *w,
+                         const mpp_sim_result *r)
+{
+    mpp_value v;
+    mpp_field_type type;
+    if (!mpp_output_column(w, r, c->column, &v, &type))
+        printf("%*s", c->width, "-");
+    else if (type == MPP_F_DOUBLE)
+        print_double(c->width, c->prec, v.d);
+    else if (type == MPP_F_BOOL)
+        printf("%*s", c->width, v.u ? "yes" : "no");
+    else
+        printf("%*" PRIu64, c->width, v.u);
+}
+
+/* ---- progress bar ------------------------------------------------------ */
+
+typedef struct progress {
+    bool on;            /* stderr is a terminal and not --quiet */
+    size_t nruns;
+    size_t ndone;
+    double *frac;       /* [nslots]: fraction done of each running run */
+    size_t nslots;
+    double last;        /* time of the last draw */
+    bool shown;         /* a bar is on the screen */
+    bool rows_on_tty;   /* stdout is a terminal too: clear the bar for rows */
+} progress;
+
+static void progress_clear(progress *p)
+{
+    if (p->on && p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        p->shown = false;
+    }
+}
+
+static void progress_draw(progress *p, bool force)
+{
+    if (!p->on)
+        return;
+    double t = mpp_host_seconds();
+    if (!force && t - p->last < 0.1)
+        return;
+    p->last = t;
+    double done = (double)p->ndone;
+    for (size_t k = 0; k < p->nslots; k++)
+        done += p->frac[k];
+    double f = p->nruns ? done / (double)p->nruns : 1.0;
+    if (f > 1)
+        f = 1;
+    enum { W = 30 };
+    char bar[W + 1];
+    int fill = (int)(f * W);
+    for (int k = 0; k < W; k++)
+        bar[k] = k < fill ? '#' : '.';
+    bar[W] = '\0';
+    fprintf(stderr, "\r[%s] %3d%%  %zu/%zu runs\033[K", bar, (int)(f * 100), p->ndone, p->nruns);
+    fflush(stderr);
+    p->shown = true;
+}
+
+void mpp_run_bar_update(mpp_run_bar *b, double frac)
+{
+    double f = frac > 1 ? 1 : frac < 0 ? 0 : frac;
+    progress p = {.on = b->on, .nruns = 1, .frac = &f, .nslots = 1, .last = b->last,
+                  .shown = b->shown};
+    progress_draw(&p, false);
+    b->last = p.last;
+    b->shown = p.shown;
+}
+
+void mpp_run_bar_clear(mpp_run_bar *b)
+{
+    progress p = {.on = b->on, .shown = b->shown};
+    progress_clear(&p);
+    b->shown = false;
+}
+
+/* ---- summary table ----------------------------------------------------- */
+
+typedef struct table {
+    const mpp_experiment *e;
+    size_t naxes;
+    const char **label;  /* [naxes] column titles */
+    int *width;          /* [naxes] */
+    int seedw;
+    const mpp_workload_ops *w; /* the first run's workload: its summary columns */
+    size_t next;         /* next run to print */
+} table;
+
+static int table_init(table *t, const mpp_experiment *e)
+{
+    memset(t, 0, sizeof *t);
+    t->e = e;
+    t->naxes = mpp_experiment_axes(e);
+    size_t n = mpp_experiment_runs(e);
+    if (t->naxes) {
+        t->label = calloc(t->naxes, sizeof *t->label);
+        t->width = calloc(t->naxes, sizeof *t->width);
+        if (!t->label || !t->width)
+            return MPP_ENOMEM;
+    }
+    for (size_t a = 0; a < t->naxes; a++) {
+        /* The last component of the key path when no other axis shares it. */
+        const char *path = mpp_experiment_axis(e, a);
+        const char *dot = strrchr(path, '.');
+        const char *last = dot ? dot + 1 : path;
+        bool unique = true;
+        for (size_t b = 0; b < t->naxes; b++) {
+            const char *o = mpp_experiment_axis(e, b);
+            const char *od = strrchr(o, '.');
+            if (b != a && !strcmp(od ? od + 1 : o, last))
+                unique = false;
+        }
+        t->label[a] = unique ? last : path;
+        int w = (int)strlen(t->label[a]);
+        for (size_t i = 0; i < n; i++) {
+            int l = (int)strlen(mpp_experiment_value(e, i, a));
+            if (l > w)
+                w = l;
+        }
+        t->width[a] = w;
+    }
+    t->seedw = 4;
+    t->w = n ? mpp_experiment_config(e, 0)->workload.ops : NULL;
+    for (size_t i = 0; i < n; i++) {
+        char buf[32];
+        int l = snprintf(buf, sizeof buf, "%" PRIu64, mpp_experiment_config(e, i)->run.seed);
+        if (l > t->seedw)
+            t->seedw = l;
+    }
+    return 0;
+}
+
+static void table_free(table *t)
+{
+    free(t->label);
+    free(t->width);
+}
+
+static void table_header(const table *t)
+{
+    for (size_t a = 0; a < t->naxes; a++)
+        printf("%-*s  ", t->width[a], t->label[a]);
+    printf("%*s", t->seedw, "seed");
+    for (uint32_t k = 0; t->w && k < t->w->nsummary; k++)
+        printf("  %*s", t->w->summary[k].width, t->w->summary[k].title);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void table_row(const table *t, size_t i, const mpp_output_run *r)
+{
+    for (size_t a = 0; a < t->naxes; a++)
+        printf("%-*s  ", t->width[a], mpp_experiment_value(t->e, i, a));
+    printf("%*" PRIu64 "  ", t->seedw, mpp_experiment_config(t->e, i)->run.seed);
+    if (r->status) {
+        printf("%s\n", r->status == MPP_EDEADLOCK ? "FAILED: deadlock" : "FAILED");
+        return;
+    }
+    const mpp_workload_ops *w = mpp_experiment_config(t->e, i)->workload.ops;
+    for (uint32_t k = 0; t->w && k < t->w->nsummary; k++) {
+        if (k)
+            fputs("  ", stdout);
+        mpp_run_print_value(&t->w->summary[k], w, &r->result);
+    }
+    putchar('\n');
+}
+
+/* ---- the output folder ----------------------------------------------------- */
+
+/* What a run writes into its folder, and what a new run removes first. */
+static const char *const result_files[] = {"results.csv", "results.json", "channels.csv",
+                                           "matrix.csv",  "messages.csv", "latency.gp",
+                                           "latency.png", NULL};
+
+typedef struct store {
+    char dir[4096];
+    char sub[4200];       /* dir/.mppnet */
+    int lock;             /* the lock file, flock'ed */
+} store;
+
+static int join(char *buf, size_t size, const char *a, const char *b)
+{
+    int n = snprintf(buf, size, "%s/%s", a, b);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Remove dir's result files, their temporaries (".NAME.XXXXXX") and the
+ * records of an earlier run. */
+static int store_clean(const store *st, mpp_err *err)
+{
+    char p[4300];
+    for (size_t f = 0; result_files[f]; f++)
+        if (!join(p, sizeof p, st->dir, result_files[f]) && unlink(p) != 0 && errno != ENOENT)
+            return mpp_err_set(err, MPP_EIO, "cannot remove %s: %s", p, strerror(errno));
+    const char *dirs[2] = {st->dir, st->sub};
+    for (int d = 0; d < 2; d++) {
+        DIR *dh = opendir(dirs[d]);
+        if (!dh)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dh))) {
+            const char *nm = de->d_name;
+            bool stale = false;
+            if (d == 1)
+                stale = !strncmp(nm, "run-", 4) || !strncmp(nm, ".run-", 5) ||
+                        !strncmp(nm, ".experiment.", 12);
+            for (size_t f = 0; !stale && d == 0 && result_files[f]; f++) {
+                size_t n = strlen(result_files[f]);
+                stale = nm[0] == '.' && !strncmp(nm + 1, result_files[f], n) && nm[1 + n] == '.';
+            }
+            if (stale && !join(p, sizeof p, dirs[d], nm))
+                unlink(p);
+        }
+        closedir(dh);
+    }
+    return 0;
+}
+
+/* Create dir (and .mppnet) and take the lock. */
+static int store_open(store *st, const char *dir, mpp_err *err)
+{
+    memset(st, 0, sizeof *st);
+    st->lock = -1;
+    size_t n = strlen(dir);
+    if (n == 0 || n >= 4000)
+        return mpp_err_set(err, MPP_EINVAL, "the output folder '%.60s%s' is %s", dir,
+                           n > 60 ? "..." : "", n ? "too long (at most 3999 bytes)" : "empty");
+    snprintf(st->dir, sizeof st->dir, "%s", dir);
+    int rc = mpp_output_mkdir_p(st->dir, err);
+    if (rc)
+        return rc;
+    if (join(st->sub, sizeof st->sub, st->dir, STORE))
+        return mpp_err_set(err, MPP_EINVAL, "the output folder's name is too long");
+    if (mkdir(st->sub, 0755) != 0 && errno != EEXIST)
+        return mpp_err_set(err, MPP_EIO, "cannot create %s: %s", st->sub, strerror(errno));
+    char lock[4300];
+    join(lock, sizeof lock, st->sub, "lock");
+    st->lock = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (st->lock < 0)
+        return mpp_err_set(err, MPP_EIO, "cannot write in %s: %s", st->dir, strerror(errno));
+    if (flock(st->lock, LOCK_EX | LOCK_NB) != 0) {
+        close(st->lock);
+        st->lock = -1;
+        return mpp_err_set(err, MPP_EIO,
+                           "%s is in use by another mppnet run (it holds %s); wait for it, or "
+                           "write to another folder with -o",
+                           st->dir, lock);
+    }
+    return 0;
+}
+
+static void store_close(store *st)
+{
+    if (st->lock >= 0)
+        close(st->lock); /* releases the lock */
+    st->lock = -1;
+}
+
+/* The experiment's copy: "mppnet-run 1\n", then fields "NAME LEN\n" and LEN
+ * bytes and "\n": path, one override per field, text. */
+static void put_field(mpp_sb *sb, const char *name, const char *data, size_t len)
+{
+    mpp_sb_printf(sb, "%s %zu\n", name, len);
+    mpp_sb_addn(sb, data, len);
+    mpp_sb_addc(sb, '\n');
+}
+
+static int store_save_experiment(const store *st, const char *path, const char *text,
+                                 size_t len, size_t nov, char *const *ov, mpp_err *err)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_sb_add(&sb, "mppnet-run 1\n");
+    put_field(&sb, "path", path, strlen(path));
+    for (size_t i = 0; i < nov; i++)
+        put_field(&sb, "override", ov[i], strlen(ov[i]));
+    put_field(&sb, "text", text, len);
+    char p[4300];
+    join(p, sizeof p, st->sub, "experiment");
+    int rc = mpp_sb_ok(&sb) ? mpp_file_write_atomic(p, sb.s, sb.len, true, err)
+                            : mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    mpp_sb_free(&sb);
+    return rc;
+}
+
+/* A loaded copy: pointers into buf. */
+typedef struct saved {
+    char *buf;
+    const char *path, *text;
+    size_t text_len;
+    size_t nov;
+    char **ov;
+} saved;
+
+static void saved_free(saved *s)
+{
+    free(s->buf);
+    free(s->ov);
+    memset(s, 0, sizeof *s);
+}
+
+static int store_load_experiment(const store *st, saved *out, mpp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char p[4300];
+    join(p, sizeof p, st->sub, "experiment");
+    size_t len;
+    if (mpp_file_read(p, MPP_CFGTREE_MAX_BYTES + (1u << 20), &out->buf, &len, err))
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s holds no experiment to resume (%s): it was not written by "
+                           "`mppnet run`, or by an older version",
+                           st->dir, err->msg);
+    char *s = out->buf, *end = out->buf + len;
+    out->ov = calloc(len / 10 + 1, sizeof *out->ov);
+    if (!out->ov || strncmp(s, "mppnet-run 1\n", 13))
+        goto bad;
+    s += 13;
+    while (s < end) {
+        char *sp = memchr(s, ' ', (size_t)(end - s));
+        if (!sp)
+            goto bad;
+        *sp = '\0';
+        char *num = sp + 1, *nl = memchr(num, '\n', (size_t)(end - num));
+        if (!nl)
+            goto bad;
+        *nl = '\0';
+        char *e2;
+        errno = 0;
+        unsigned long long n = strtoull(num, &e2, 10);
+        char *data = nl + 1;
+        if (errno || *e2 || n > (unsigned long long)(end - data) || data + n >= end ||
+            data[n] != '\n')
+            goto bad;
+        data[n] = '\0';
+        if (!strcmp(s, "path"))
+            out->path = data;
+        else if (!strcmp(s, "override"))
+            out->ov[out->nov++] = data;
+        else if (!strcmp(s, "text")) {
+            out->text = data;
+            out->text_len = (size_t)n;
+        } else
+            goto bad;
+        s = data + n + 1;
+    }
+    if (!out->path || !out->text)
+        goto bad;
+    return 0;
+bad:
+    saved_free(out);
+    return mpp_err_set(err, MPP_EFORMAT, "%s: not an experiment copy of this mppnet", p);
+}
+
+static int record_path(const store *st, size_t i, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%s/run-%zu.rec", st->sub, i);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Save run i's record (fsync'd: the durable copy of a finished run). */
+static int store_put(const store *st, size_t i, uint64_t hash, const mpp_output_run *r,
+                     mpp_err *err)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    char p[4300];
+    int rc = mpp_output_run_pack(r, i, hash, &sb) || record_path(st, i, p, sizeof p)
+                 ? mpp_err_set(err, MPP_ENOMEM, "out of memory")
+                 : mpp_file_write_atomic(p, sb.s, sb.len, true, err);
+    mpp_sb_free(&sb);
+    return rc;
+}
+
+/* --resume: read every record of st into runs[] (done set); a record whose
+ * run has another config hash in e makes it refuse, naming those runs. */
+static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *runs,
+                     size_t nruns, size_t *found, mpp_err *err)
+{
+    *found = 0;
+    mpp_sb changed;
+    mpp_sb_init(&changed);
+    size_t nchanged = 0;
+    DIR *dh = opendir(st->sub);
+    if (!dh)
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(errno));
+    int rc = 0;
+    struct dirent *de;
+    while (!rc && (de = readdir(dh))) {
+        const char *nm = de->d_name;
+        char *endp;
+        if (strncmp(nm, "run-", 4))
+            continue;
+        errno = 0;
+        unsigned long long idx = strtoull(nm + 4, &endp, 10);
+        if (errno || endp == nm + 4 || strcmp(endp, ".rec"))
+            continue;
+        char p[4300];
+        if (join(p, sizeof p, st->sub, nm))
+            continue;
+        char *buf;
+        size_t len;
+        if ((rc = mpp_file_read(p, MAX_RECORD, &buf, &len, err)))
+            break;
+        uint64_t run, hash;
+        mpp_output_run r;
+        mpp_output_run_init(&r);
+        rc = mpp_output_run_unpack(buf, len, &run, &hash, &r, err);
+        free(buf);
+        if (rc) {
+            mpp_err_prefix(err, "%s", p);
+            break;
+        }
+        if (run != idx || idx >= nruns || hash != mpp_experiment_hash(e, (size_t)idx)) {
+            if (nchanged++ < 12)
+                mpp_sb_printf(&changed, "%s%llu", nchanged > 1 ? ", " : "", idx);
+            mpp_output_run_free(&r);
+            continue;
+        }
+        mpp_output_run_free(&runs[idx]);
+        runs[idx] = r;
+        ++*found;
+    }
+    closedir(dh);
+    if (!rc && nchanged)
+        rc = mpp_err_set(err, MPP_EINVAL,
+                         "the experiment differs from the one %s was run with: %zu finished "
+                         "run%s (%s%s) %s another configuration now (a changed config_hash); "
+                         "resume with the same experiment, or run it into another folder",
+                         st->dir, nchanged, nchanged == 1 ? "" : "s", changed.s,
+                         nchanged > 12 ? ", ..." : "", nchanged == 1 ? "has" : "have");
+    mpp_sb_free(&changed);
+    return rc;
+}
+
+/* ---- running the runs ---------------------------------------------------- */
+
+typedef struct run_ctx {
+    const mpp_experiment *e;
+    size_t nruns;
+    mpp_output_run *runs;   /* [nruns] */
+    bool channels, matrix, messages; /* what to collect */
+    bool quiet;
+    progress prog;
+    table tab;
+    store st;
+    int write_error;        /* a record or result file could not be written */
+} run_ctx;
+
+/* Run run i of e and fill *out (done = true in every case); c says what to
+ * collect besides the result. */
+static void run_one(const run_ctx *c, size_t i, mpp_progress_fn fn, void *ud, mpp_output_run *out)
+{
+    const mpp_experiment *e = c->e;
+    mpp_sim_config cfg = *mpp_experiment_config(e, i);
+    cfg.run.record_channels = c->channels;
+    cfg.run.record_matrix = c->matrix;
+    mpp_err err;
+    mpp_err_clear(&err);
+    mpp_sim *s = mpp_sim_create(&cfg, &err);
+    if (!s) {
+        mpp_output_run_free(out);
+        out->done = true;
+        out->status = err.code ? err.code : MPP_EINVAL;
+        out->report = strdup(err.msg);
+        return;
+    }
+    double t0 = mpp_host_seconds();
+    int rc = mpp_sim_run(s, fn, ud, &err);
+    double wall = mpp_host_seconds() - t0;
+    mpp_err cerr;
+    mpp_err_clear(&cerr);
+    if (mpp_output_run_collect(out, s, rc, rc ? err.msg : NULL, c->channels, c->matrix,
+                               c->messages, &cerr)) {
+        out->done = true;
+        out->status = MPP_ENOMEM;
+        out->report = strdup(cerr.msg);
+    }
+    if (out->result.wall_seconds <= 0)
+        out->result.wall_seconds = wall;
+    mpp_sim_destroy(s);
+}
+
+/* The result files from every finished run (invariant 2). */
+static int write_files(run_ctx *c, bool durable, mpp_err *err)
+{
+    return mpp_output_write_all(c->st.dir, mpp_cli_version(), c->e, c->runs, c->nruns, durable,
+                                err);
+}
+
+/* A run has finished: its record, the files, a failure's report, the rows
+ * now in order. */
+static void run_finished(run_ctx *c, size_t i)
+{
+    c->prog.ndone++;
+    const mpp_output_run *r = &c->runs[i];
+    mpp_err err;
+    if (!c->write_error && (store_put(&c->st, i, mpp_experiment_hash(c->e, i), r, &err) ||
+                            write_files(c, false, &err))) {
+        progress_clear(&c->prog);
+        fprintf(stderr, "mppnet: %s\n", err.msg);
+        c->write_error = 1;
+        interrupted = -1; /* stop: what finishes now could not be kept */
+    }
+    if (r->status) {
+        progress_clear(&c->prog);
+        char d[256];
+        mpp_run_describe(c->e, i, d, sizeof d);
+        fflush(stdout);
+        fprintf(stderr, "mppnet: %s failed%s\n%s%s", d,
+                r->status == MPP_EDEADLOCK ? " (deadlock)" : "", r->report ? r->report : "",
+                r->report && *r->report && r->report[strlen(r->report) - 1] != '\n' ? "\n" : "");
+    }
+    if (c->tab.next < c->nruns && c->runs[c->tab.next].done) {
+        if (c->prog.rows_on_tty)
+            progress_clear(&c->prog);
+        while (c->tab.next < c->nruns && c->runs[c->tab.next].done) {
+            table_row(&c->tab, c->tab.next, &c->runs[c->tab.next]);
+            c->tab.next++;
+        }
+        fflush(stdout);
+    }
+    progress_draw(&c->prog, true);
+}
+
+/* Worker -> parent frames: a header, then `len` bytes (a packed run). */
+enum { MSG_PROGRESS = 1, MSG_RESULT = 2 };
+typedef struct frame {
+    uint32_t type;
+    uint32_t pad;
+    uint64_t run;
+    uint64_t a, b;    /* PROGRESS: cycle, total */
+    uint64_t len;     /* RESULT: bytes that follow */
+} frame;
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* 1 when len bytes were read, 0 at a clean end of file, -1 otherwise. */
+static int read_full(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = read(fd, p + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return got ? -1 : 0;
+        got += (size_t)r;
+    }
+    return 1;
+}
+
+typedef struct worker_prog {
+    int fd;
+    uint64_t run;
+    double last;
+} worker_prog;
+
+static void worker_progress(void *ud, uint64_t cycle, uint64_t total)
+{
+    worker_prog *wp = ud;
+    double t = mpp_host_seconds();
+    if (t - wp->last < 0.2)
+        return;
+    wp->last = t;
+    frame h = {.type = MSG_PROGRESS, .run = wp->run, .a = cycle, .b = total};
+    (void)write_full(wp->fd, &h, sizeof h);
+}
+
+/* The body of worker w of n over the runs `todo` (never returns). */
+static void worker_main(run_ctx *c, const size_t *todo, size_t ntodo, size_t w, size_t n, int fd)
+{
+    /* the parent decides: Ctrl-C and hang-ups go to it, SIGTERM kills */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    store_close(&c->st);
+    mpp_sb msg;
+    mpp_sb_init(&msg);
+    int code = 0;
+    for (size_t k = w; k < ntodo; k += n) {
+        size_t i = todo[k];
+        worker_prog wp = {.fd = fd, .run = i, .last = mpp_host_seconds()};
+        mpp_output_run r;
+        mpp_output_run_init(&r);
+        run_one(c, i, c->prog.on ? worker_progress : NULL, &wp, &r);
+        mpp_sb_reset(&msg);
+        frame h = {.type = MSG_RESULT, .run = i};
+        mpp_sb_addn(&msg, (const char *)&h, sizeof h);
+        int prc = mpp_output_run_pack(&r, i, 0, &msg);
+        mpp_output_run_free(&r);
+        if (prc || !mpp_sb_ok(&msg)) {
+            code = 3;
+            break;
+        }
+        ((frame *)(void *)msg.s)->len = msg.len - sizeof h;
+        if (write_full(fd, msg.s, msg.len)) {
+            code = 3;
+            break;
+        }
+    }
+    mpp_sb_free(&msg);
+    close(fd);
+    _exit(code);
+}
+
+/* One frame's result from a worker into c->runs. */
+static int read_result(run_ctx *c, int fd, const frame *h)
+{
+    if (h->run >= c->nruns || h->len > MAX_RECORD)
+        return -1;
+    char *buf = malloc(h->len ? (size_t)h->len : 1);
+    if (!buf || read_full(fd, buf, (size_t)h->len) != 1) {
+        free(buf);
+        return -1;
+    }
+    uint64_t run;
+    mpp_err err;
+    int rc = mpp_output_run_unpack(buf, (size_t)h->len, &run, NULL, &c->runs[h->run], &err);
+    free(buf);
+    return rc || run != h->run ? -1 : 0;
+}
+
+/* Run the runs todo[0..ntodo) on nworkers worker processes. Returns 0 or
+ * 1 (a worker failed). */
+static int run_workers(run_ctx *c, const size_t *todo, size_t ntodo, size_t nworkers)
+{
+    pid_t *pids = calloc(nworkers, sizeof *pids);
+    struct pollfd *pfd = calloc(nworkers, sizeof *pfd);
+    int rc = 0;
+    if (!pids || !pfd) {
+        fprintf(stderr, "mppnet: out of memory\n");
+        free(pids);
+        free(pfd);
+        return 1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    size_t started = 0;
+    for (size_t w = 0; w < nworkers; w++) {
+        int fds[2];
+        if (pipe(fds) != 0) {
+            fprintf(stderr, "mppnet: pipe: %s\n", strerror(errno));
+            rc = 1;
+            break;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "mppnet: fork: %s\n", strerror(errno));
+            close(fds[0]);
+            close(fds[1]);
+            rc = 1;
+            break;
+        }
+        if (pid == 0) {
+            close(fds[0]);
+            for (size_t k = 0; k < w; k++)
+                close(pfd[k].fd);
+            worker_main(c, todo, ntodo, w, nworkers, fds[1]);
+        }
+        close(fds[1]);
+        pids[w] = pid;
+        pfd[w].fd = fds[0];
+        pfd[w].events = POLLIN;
+        started++;
+    }
+    if (started < nworkers && !interrupted)
+        interrupted = -1; /* stop the workers that did start, keep their results */
+    size_t open = started;
+    bool killed = false;
+    while (open) {
+        if (interrupted && !killed) {
+            for (size_t w = 0; w < started; w++)
+                if (pfd[w].fd >= 0)
+                    kill(pids[w], SIGTERM);
+            killed = true;
+        }
+        int n = poll(pfd, started, -1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "mppnet: poll: %s\n", strerror(errno));
+            rc = 1;
+            break;
+        }
+        for (size_t w = 0; w < started; w++) {
+            if (pfd[w].fd < 0 || !pfd[w].revents)
+                continue;
+            frame h;
+            int got = read_full(pfd[w].fd, &h, sizeof h);
+            if (got == 1 && h.type == MSG_PROGRESS) {
+                if (c->prog.on && w < c->prog.nslots) {
+                    double f = h.b ? (double)h.a / (double)h.b : 0;
+                    c->prog.frac[w] = f > 1 ? 1 : f;
+                    progress_draw(&c->prog, false);
+                }
+                continue;
+            }
+            if (got == 1 && h.type == MSG_RESULT && read_result(c, pfd[w].fd, &h) == 0) {
+                if (w < c->prog.nslots)
+                    c->prog.frac[w] = 0;
+                run_finished(c, (size_t)h.run);
+                continue;
+            }
+            if (got != 0 && !killed) {
+                progress_clear(&c->prog);
+                fprintf(stderr, "mppnet: lost the results of worker %zu\n", w);
+                rc = 1;
+            }
+            close(pfd[w].fd);
+            pfd[w].fd = -1;
+            open--;
+        }
+    }
+    for (size_t w = 0; w < started; w++) {
+        if (pfd[w].fd >= 0)
+            close(pfd[w].fd);
+        int st = 0;
+        while (waitpid(pids[w], &st, 0) < 0 && errno == EINTR)
+            ;
+        bool ours = killed && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM;
+        if (!ours && ((WIFSIGNALED(st)) || (WIFEXITED(st) && WEXITSTATUS(st) != 0))) {
+            progress_clear(&c->prog);
+            if (WIFSIGNALED(st))
+                fprintf(stderr, "mppnet: worker %zu died of signal %d\n", w, WTERMSIG(st));
+            else
+                fprintf(stderr, "mppnet: worker %zu failed (exit %d)\n", w, WEXITSTATUS(st));
+            rc = 1;
+        }
+    }
+    free(pids);
+    free(pfd);
+    return rc;
+}
+
+/* ---- plot ---------------------------------------------------------------- */
+
+/* latency.png of a rate sweep, when gnuplot is installed. */
+static void make_plot(const run_ctx *c)
+{
+    if (!mpp_output_on_path("gnuplot"))
+        return;
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_err err;
+    mpp_err_clear(&err);
+    if (!mpp_output_plot_script(&sb, c->e, c->runs, c->nruns) || !mpp_sb_ok(&sb)) {
+        mpp_sb_free(&sb);
+        return;
+    }
+    int rc = mpp_output_write_atomic(c->st.dir, "latency.gp", sb.s, sb.len, &err);
+    mpp_sb_free(&sb);
+    if (!rc)
+        rc = mpp_output_gnuplot(c->st.dir, "latency.gp", "latency.png", true, &err);
+    if (rc && !c->quiet)
+        fprintf(stderr, "mppnet: note: no plot: %s\n", err.msg);
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+typedef struct run_opts {
+    const char *outdir, *resume;
+    uint64_t jobs;
+    bool dump, quiet;
+} run_opts;
+
+enum { OPT_DUMP = 1000, OPT_RESUME };
+
+static int run_opt(void *ud, int code, const char *arg)
+{
+    run_opts *o = ud;
+    switch (code) {
+    case 'o':
+        if (!*arg)
+            return mpp_args_usage("run", "option -o needs a folder");
+        o->outdir = arg;
+        return 0;
+    case 'j':
+        return mpp_args_u64("run", "-j", arg, 1, MAX_JOBS, false, &o->jobs);
+    case 'q':
+        o->quiet = true;
+        return 0;
+    case OPT_DUMP:
+        o->dump = true;
+        return 0;
+    case OPT_RESUME:
+        if (!*arg)
+            return mpp_args_usage("run", "option --resume needs a folder");
+        o->resume = arg;
+        return 0;
+    }
+    return 2;
+}
+
+static const struct option run_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"dump-config", no_argument, NULL, OPT_DUMP},
+    {"resume", required_argument, NULL, OPT_RESUME},
+    {NULL, 0, NULL, 0},
+};
+
+/* The experiment of the command line: the file (read whole, kept for the
+ * folder's copy) or, with --resume and no file, the folder's copy. */
+typedef struct loaded {
+    char *text;          /* the file's text (owned), or NULL */
+    size_t len;
+    const char *path;
+    saved copy;          /* --resume without a file */
+    char **ov;           /* every override (copy's, then the command line's) */
+    size_t nov;
+} loaded;
+
+static void loaded_free(loaded *l)
+{
+    free(l->text);
+    saved_free(&l->copy);
+    free(l->ov);
+}
+
+int mpp_cmd_run(int argc, char **argv)
+{
+    run_opts o = {.jobs = 1};
+    mpp_args rest;
+    bool done;
+    int status = mpp_args_parse("run", argc, argv, run_options, help_run, run_opt, &o, &rest,
+                                &done);
+    if (status || done) {
+        mpp_args_free(&rest);
+        return status;
+    }
+    loaded l;
+    memset(&l, 0, sizeof l);
+    mpp_experiment *e = NULL;
+    mpp_err err;
+    mpp_err_clear(&err);
+    run_ctx c;
+    memset(&c, 0, sizeof c);
+    c.st.lock = -1;
+    size_t nruns = 0;
+    size_t *todo = NULL;
+
+    /* the file and the overrides */
+    l.ov = calloc(rest.n + 1, sizeof *l.ov);
+    if (!l.ov) {
+        status = mpp_args_usage("run", "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < rest.n; i++) {
+        const char *a = rest.v[i];
+        if (!l.path && !mpp_args_is_override(a))
+            l.path = a;
+        else if (mpp_args_is_override(a))
+            l.ov[l.nov++] = rest.v[i];
+        else {
+            status = mpp_args_usage("run", "malformed override '%.80s' (expected key.path=value)",
+                                    a);
+            goto out;
+        }
+    }
+    if (o.resume && o.outdir) {
+        status = mpp_args_usage("run", "--resume writes to its own folder: no -o with it");
+        goto out;
+    }
+    if (!l.path && !o.resume) {
+        status = mpp_args_usage("run", "missing the experiment file (mppnet run EXP.yaml)");
+        goto out;
+    }
+    if (o.resume) {
+        /* the folder must exist and be ours before anything else */
+        struct stat sb;
+        if (stat(o.resume, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "mppnet: run --resume: %s is not a folder of an earlier run\n",
+                    o.resume);
+            status = 2;
+            goto out;
+        }
+        if ((status = store_open(&c.st, o.resume, &err))) {
+            status = mpp_args_fail(&err);
+            goto out;
+        }
+    }
+    if (l.path) {
+        if (mpp_file_read(l.path, MPP_CFGTREE_MAX_BYTES, &l.text, &l.len, &err)) {
+            status = mpp_args_fail(&err);
+            goto out;
+        }
+        e = mpp_experiment_load_text(l.text, l.len, l.path, l.nov, (const char *const *)l.ov,
+                                     &err);
+    } else {
+        if (store_load_experiment(&c.st, &l.copy, &err)) {
+            status = mpp_args_fail(&err);
+            goto out;
+        }
+        /* the copy's overrides first, then the command line's */
+        char **all = calloc(l.copy.nov + l.nov + 1, sizeof *all);
+        if (!all) {
+            status = mpp_args_usage("run", "out of memory");
+            goto out;
+        }
+        memcpy(all, l.copy.ov, l.copy.nov * sizeof *all);
+        memcpy(all + l.copy.nov, l.ov, l.nov * sizeof *all);
+        free(l.ov);
+        l.ov = all;
+        l.nov += l.copy.nov;
+        l.path = l.copy.path;
+        e = mpp_experiment_load_text(l.copy.text, l.copy.text_len, l.copy.path, l.nov,
+                                     (const char *const *)l.ov, &err);
+    }
+    if (!e) {
+        status = mpp_args_fail(&err);
+        goto out;
+    }
+    nruns = mpp_experiment_runs(e);
+
+    if (o.dump) {
+        mpp_sb sb;
+        mpp_sb_init(&sb);
+        for (size_t i = 0; i < nruns; i++) {
+            char d[256];
+            mpp_run_describe(e, i, d, sizeof d);
+            mpp_sb_reset(&sb);
+            mpp_experiment_config_yaml(e, i, &sb);
+            printf("--- # %s, config_hash %016" PRIx64 "\n%s", d, mpp_experiment_hash(e, i), sb.s);
+            if (sb.len && sb.s[sb.len - 1] != '\n')
+                putchar('\n');
+        }
+        mpp_sb_free(&sb);
+        status = fflush(stdout) == 0 ? 0 : 2;
+        goto out;
+    }
+    if (mpp_run_validate(e, l.path, &err)) {
+        status = mpp_args_fail(&err);
+        goto out;
+    }
+
+    const mpp_output_config *oc = mpp_experiment_output(e);
+    c.e = e;
+    c.nruns = nruns;
+    c.channels = oc->per_channel;
+    c.matrix = oc->traffic_matrix;
+    c.messages = oc->per_message;
+    c.quiet = o.quiet;
+    c.runs = calloc(nruns ? nruns : 1, sizeof *c.runs);
+    todo = calloc(nruns ? nruns : 1, sizeof *todo);
+    if (!c.runs || !todo || table_init(&c.tab, e)) {
+        fprintf(stderr, "mppnet: out of memory\n");
+        status = 2;
+        goto out;
+    }
+
+    /* the folder (invariant 2): locked, then cleaned or read */
+    size_t found = 0;
+    if (o.resume) {
+        if (store_get(&c.st, e, c.runs, nruns, &found, &err)) {
+            status = mpp_args_fail(&err);
+            goto out;
+        }
+    } else {
+        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, &err) || store_clean(&c.st, &err) ||
+            store_save_experiment(&c.st, l.path, l.text, l.len, l.nov, l.ov, &err)) {
+            status = mpp_args_fail(&err);
+            goto out;
+        }
+    }
+    /* the files as they stand, before any run: a folder that cannot hold
+     * them fails now */
+    if (write_files(&c, true, &err)) {
+        status = mpp_args_fail(&err);
+        goto out;
+    }
+
+    size_t ntodo = 0;
+    for (size_t i = 0; i < nruns; i++)
+        if (!c.runs[i].done)
+            todo[ntodo++] = i;
+    size_t nworkers = o.jobs < ntodo ? (size_t)o.jobs : (ntodo ? ntodo : 1);
+    c.prog.on = !o.quiet && isatty(STDERR_FILENO);
+    c.prog.rows_on_tty = isatty(STDOUT_FILENO);
+    c.prog.nruns = nruns;
+    c.prog.ndone = found;
+    c.prog.nslots = nworkers;
+    c.prog.frac = calloc(nworkers, sizeof *c.prog.frac);
+    if (!c.prog.frac) {
+        fprintf(stderr, "mppnet: out of memory\n");
+        status = 2;
+        goto out;
+    }
+    if (o.resume && !o.quiet)
+        fprintf(stderr, "mppnet: resuming %s: %zu of %zu runs already done\n", c.st.dir, found,
+                nruns);
+
+    struct sigaction sa, old_int, old_term, old_hup, old_pipe;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once: the records are safe */
+    sigaction(SIGINT, &sa, &old_int);
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGPIPE, &sa, &old_pipe); /* a closed stdout loses the table only */
+
+    table_header(&c.tab);
+    while (c.tab.next < nruns && c.runs[c.tab.next].done) {
+        table_row(&c.tab, c.tab.next, &c.runs[c.tab.next]);
+        c.tab.next++;
+    }
+    progress_draw(&c.prog, true);
+    int prc = ntodo ? run_workers(&c, todo, ntodo, nworkers) : 0;
+    progress_clear(&c.prog);
+    for (; c.tab.next < nruns; c.tab.next++)
+        if (c.runs[c.tab.next].done)
+            table_row(&c.tab, c.tab.next, &c.runs[c.tab.next]);
+    fflush(stdout);
+
+    size_t ndone = 0, nok = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        if (!c.runs[i].done)
+            continue;
+        ndone++;
+        if (c.runs[i].status == 0)
+            nok++;
+        int s = mpp_err_exit_status(c.runs[i].status);
+        if (s > status)
+            status = s;
+    }
+    if (prc && status < 1)
+        status = 1;
+    if (c.write_error || write_files(&c, true, &err)) {
+        if (!c.write_error)
+            mpp_args_fail(&err);
+        if (status < 2)
+            status = 2;
+    } else {
+        if (oc->plot)
+            make_plot(&c);
+        if (!o.quiet)
+            fprintf(stderr, "mppnet: wrote %zu of %zu runs to %s/\n", nok, nruns, c.st.dir);
+    }
+    if (interrupted > 0) {
+        fprintf(stderr, "mppnet: interrupted (signal %d) after %zu of %zu runs; `mppnet run "
+                        "--resume %s` completes it\n",
+                (int)interrupted, ndone, nruns, c.st.dir);
+        status = 128 + (int)interrupted;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+out:
+    store_close(&c.st);
+    if (c.runs)
+        for (size_t i = 0; i < nruns; i++)
+            mpp_output_run_free(&c.runs[i]);
+    free(c.runs);
+    free(todo);
+    free(c.prog.frac);
+    table_free(&c.tab);
+    mpp_experiment_destroy(e);
+    loaded_free(&l);
+    mpp_args_free(&rest);
+    return status;
+}

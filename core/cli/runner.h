@@ -1,0 +1,43 @@
+/* core/cli/runner.h — `mppnet run`: an experiment's runs on worker
+ * processes into an output folder that never loses a finished run
+ * (mpp_run_*). Front end: prints, returns exit statuses. */
+#ifndef MPP_CORE_CLI_RUNNER_H
+#define MPP_CORE_CLI_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/base/err.h"
+#include "core/config/experiment.h"
+#include "core/results.h"
+#include "core/workload.h"
+
+/* `mppnet run ...` (argv[0] is "run"); the exit status. */
+int mpp_cmd_run(int argc, char **argv);
+
+/* Build the simulation of every run of e once, so what only the engine
+ * checks (VC classes, a pattern against the size, a workload's files) is
+ * reported before anything runs; origin prefixes the message. 0 or the
+ * error's code. */
+int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err);
+
+/* "run 3 (workload.rate=0.2, seed 1)" into buf. */
+void mpp_run_describe(const mpp_experiment *e, size_t i, char *buf, size_t len);
+
+/* Print one summary value of result r (workload w) in column c's width:
+ * an integer, a real with c's decimals ("-" when not finite or not a
+ * column of this run), yes/no. */
+void mpp_run_print_value(const mpp_summary_col *c, const mpp_workload_ops *w,
+                         const mpp_sim_result *r);
+
+/* A progress bar for one run on stderr (`sim`): drawn at most ten times a
+ * second while `on`; clear it before printing anything else. */
+typedef struct mpp_run_bar {
+    bool on;
+    bool shown;
+    double last;
+} mpp_run_bar;
+void mpp_run_bar_update(mpp_run_bar *b, double frac);
+void mpp_run_bar_clear(mpp_run_bar *b);
+
+#endif
