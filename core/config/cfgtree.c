@@ -819,6 +819,28 @@ const char *mpp_cfgtree_where(const mpp_cfgnode *n, char *buf, size_t size)
     return buf;
 }
 
+int mpp_cfgtree_check_path(const mpp_cfgnode *n, const char *keypath, mpp_err *err)
+{
+    if (n->kind != MPP_CFG_SCALAR || n->line == 0)
+        return 0; /* the command line may name any path */
+    const char *t = n->text;
+    bool bad = t[0] == '/';
+    for (const char *c = t; !bad && *c;) {
+        const char *slash = strchr(c, '/');
+        size_t len = slash ? (size_t)(slash - c) : strlen(c);
+        bad = len == 2 && c[0] == '.' && c[1] == '.';
+        c += len + (slash != NULL);
+    }
+    if (!bad)
+        return 0;
+    char where[320];
+    mpp_cfgtree_where(n, where, sizeof where);
+    return mpp_err_set(err, MPP_EINVAL,
+                       "%s: key '%s': a path in a file must be relative and must not contain "
+                       "'..' (give it on the command line to use another folder), got '%.80s'",
+                       where, keypath, t);
+}
+
 int mpp_cfgtree_expect_map(const mpp_cfgnode *n, const char *keypath, const char *what,
                            mpp_err *err)
 {
@@ -1034,9 +1056,12 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
     case MPP_PT_ENUM:
         return convert_scalar(n, p, p->type, keypath, net_mhz, base, err);
     case MPP_PT_STRING:
-        /* the text as written (quotes are YAML's, already removed) */
+        /* the text as written (quotes are YAML's, already removed): a file
+         * name, which a file may only give inside the working folder */
         if (n->kind != MPP_CFG_SCALAR || strlen(n->text) >= MPP_STR_MAX)
             return bad_value(n, p, p->type, keypath, err);
+        if ((rc = mpp_cfgtree_check_path(n, keypath, err)))
+            return rc;
         memset(dst, 0, MPP_STR_MAX);
         memcpy(dst, n->text, strlen(n->text));
         return 0;

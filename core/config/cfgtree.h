@@ -125,6 +125,13 @@ uint32_t mpp_cfgtree_column(const mpp_cfgnode *n);
  * buf. */
 const char *mpp_cfgtree_where(const mpp_cfgnode *n, char *buf, size_t size);
 
+/* A path read from a file (a node with a line) must be relative and free
+ * of '..' components, so that a file someone sends cannot make mppnet read
+ * or write outside the working folder; a path given on the command line
+ * may be anything. 0, or MPP_EINVAL "WHERE: key 'KEYPATH': a path in a file
+ * must be relative ...". */
+int mpp_cfgtree_check_path(const mpp_cfgnode *n, const char *keypath, mpp_err *err);
+
 /* A section (n, possibly NULL) must be a mapping or empty: 0, or
  * MPP_EINVAL "WHERE: key 'KEYPATH': expected a mapping of WHAT, got ...". */
 int mpp_cfgtree_expect_map(const mpp_cfgnode *n, const char *keypath, const char *what,

@@ -229,7 +229,8 @@ static int resolve_name(mpp_experiment *e, const mpp_cfgnode *root, const char *
     const char *name = default_name, *desc;
     int rc;
     const mpp_cfgnode *v = mpp_cfgtree_get(root, "name");
-    if (v && (rc = text_value(v, "name", false, &name, err)))
+    if (v && ((rc = text_value(v, "name", false, &name, err)) ||
+              (rc = mpp_cfgtree_check_path(v, "name", err))))
         return rc;
     v = mpp_cfgtree_get(root, "description");
     if (v && (rc = text_value(v, "description", true, &desc, err)))
@@ -256,7 +257,8 @@ static int resolve_output(mpp_experiment *e, const mpp_cfgnode *root, mpp_err *e
         char kp[256];
         snprintf(kp, sizeof kp, "output.%s", key);
         if (!strcmp(key, "dir")) {
-            if ((rc = text_value(v, kp, false, &dir, err)))
+            if ((rc = text_value(v, kp, false, &dir, err)) ||
+                (rc = mpp_cfgtree_check_path(v, kp, err)))
                 return rc;
             if (strlen(dir) >= sizeof e->out.dir)
                 return mpp_err_set(err, MPP_EINVAL, "%s: key 'output.dir': longer than %zu bytes",
