@@ -38,7 +38,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,8 +312,8 @@ static int read_metis(mpp_lines *r, char *line, mpp_partition_graph *out)
             }
             ((uint32_t *)adj.a)[adj.len++] = (uint32_t)(u - 1);
         }
-        uint32_t *row = (uint32_t *)adj.a + first;
         size_t deg = adj.len - first;
+        uint32_t *row = deg ? (uint32_t *)adj.a + first : NULL; /* adj.a is NULL while empty */
         if (deg > 1)
             qsort(row, deg, sizeof *row, cmp_u32);
         for (size_t k = 1; k < deg; k++)
@@ -1092,53 +1091,19 @@ int mpp_partition_com(const mpp_partition_graph *g, uint32_t nparts, const uint3
     return 0;
 }
 
-/* ---- the command ------------------------------------------------------------ */
+/* ---- the summary ------------------------------------------------------------ */
 
-const char mpp_partition_help[] =
-    "usage: mppnet com partition MESH --parts N [-o COM] [--part-out FILE] [--part-in FILE]\n"
-    "\n"
-    "Cut a graph into N parts and build its ghost-exchange communication matrix:\n"
-    "COM(i, j) = the number of vertices of part i adjacent to a vertex of part j.\n"
-    "\n"
-    "  MESH             a METIS graph file (unweighted) or a gmsh 2D mesh (ASCII,\n"
-    "                   format 2.2 or 4.1), plain or gzip-compressed\n"
-    "  --parts N        the number of parts (processors)\n"
-    "  -o COM           write the COM (Matrix Market; gzip when COM ends in .gz)\n"
-    "  --part-in FILE   take the partition from FILE (one part number per line, the\n"
-    "                   METIS .part format) instead of running METIS\n"
-    "  --part-out FILE  write the partition (gzip when FILE ends in .gz)\n"
-    "\n"
-    "Without --part-in the graph is cut by METIS k-way (minimum edge cut, METIS's\n"
-    "default seed); other METIS versions may cut differently, so traces/data ships\n"
-    "its partitions. Prints a summary of the graph, the partition and the COM.\n";
-
-static int usage(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static int usage(const char *fmt, ...)
+int mpp_partition_summarize(const mpp_partition_graph *g, uint32_t nparts, const uint32_t *part,
+                            const mpp_com *c, mpp_partition_summary *out, mpp_err *err)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mppnet: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nsee 'mppnet com partition --help'\n", stderr);
-    return 2;
-}
-
-static int fail(const mpp_err *err)
-{
-    fprintf(stderr, "mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");
-    return mpp_err_exit_status(err->code);
-}
-
-/* Print the summary of a partition and its COM. */
-static void summary(const mpp_partition_graph *g, uint32_t nparts, const uint32_t *part,
-                    const mpp_com *c, const char *source)
-{
+    memset(out, 0, sizeof *out);
+    if (nparts == 0 || c->n != nparts)
+        return mpp_err_set(err, MPP_EINVAL, "a COM of %" PRIu32 " processors for %" PRIu32
+                           " parts", c->n, nparts);
+    for (uint32_t v = 0; v < g->n; v++)
+        if (part[v] >= nparts)
+            return mpp_err_set(err, MPP_EINVAL, "vertex %" PRIu32 " is in part %" PRIu32
+                               ", but there are %" PRIu32 " parts", v + 1, part[v], nparts);
     uint32_t *size = calloc(nparts, sizeof *size);
     uint32_t *row = calloc(nparts, sizeof *row);
     uint32_t *col = calloc(nparts, sizeof *col);
@@ -1146,129 +1111,28 @@ static void summary(const mpp_partition_graph *g, uint32_t nparts, const uint32_
         free(size);
         free(row);
         free(col);
-        return;
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
     for (uint32_t v = 0; v < g->n; v++)
         size[part[v]]++;
     mpp_com_degrees(c, row, col);
-    uint32_t smin = UINT32_MAX, smax = 0, dmin = UINT32_MAX, dmax = 0;
-    uint64_t lmin = UINT64_MAX, lmax = 0, lsum = 0;
+    mpp_partition_summary s = {
+        .size_min = UINT32_MAX, .msgs_min = UINT32_MAX, .len_min = c->nnz ? UINT64_MAX : 0};
     for (uint32_t p = 0; p < nparts; p++) {
-        smin = size[p] < smin ? size[p] : smin;
-        smax = size[p] > smax ? size[p] : smax;
-        dmin = row[p] < dmin ? row[p] : dmin;
-        dmax = row[p] > dmax ? row[p] : dmax;
+        s.size_min = size[p] < s.size_min ? size[p] : s.size_min;
+        s.size_max = size[p] > s.size_max ? size[p] : s.size_max;
+        s.msgs_min = row[p] < s.msgs_min ? row[p] : s.msgs_min;
+        s.msgs_max = row[p] > s.msgs_max ? row[p] : s.msgs_max;
     }
     for (uint32_t k = 0; k < c->nnz; k++) {
-        lmin = c->e[k].units < lmin ? c->e[k].units : lmin;
-        lmax = c->e[k].units > lmax ? c->e[k].units : lmax;
-        lsum += c->e[k].units;
+        s.len_min = c->e[k].units < s.len_min ? c->e[k].units : s.len_min;
+        s.len_max = c->e[k].units > s.len_max ? c->e[k].units : s.len_max;
+        s.len_sum += c->e[k].units;
     }
-    if (!c->nnz)
-        lmin = 0;
-    printf("graph: %" PRIu32 " vertices, %" PRIu32 " edges\n", g->n, g->edges);
-    printf("partition: %" PRIu32 " parts (%s), %" PRIu32 " .. %" PRIu32 " vertices per part, "
-           "edge cut %" PRIu64 "\n", nparts, source, smin, smax, mpp_partition_edge_cut(g, part));
-    printf("com: %" PRIu32 " x %" PRIu32 ", %" PRIu32 " messages, %" PRIu64 " vertices sent\n",
-           c->n, c->n, c->nnz, lsum);
-    printf("messages per processor: min %" PRIu32 ", avg %.2f, max %" PRIu32 "\n", dmin,
-           (double)c->nnz / nparts, dmax);
-    printf("message length (vertices): min %" PRIu64 ", avg %.2f, max %" PRIu64 "\n", lmin,
-           c->nnz ? (double)lsum / c->nnz : 0.0, lmax);
+    s.edge_cut = mpp_partition_edge_cut(g, part);
     free(size);
     free(row);
     free(col);
-}
-
-int mpp_partition_main(int argc, char **argv)
-{
-    const char *mesh = NULL, *out = NULL, *part_in = NULL, *part_out = NULL, *parts_s = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(mpp_partition_help, stdout);
-            return 0;
-        } else if (!strcmp(a, "--parts")) {
-            dst = &parts_s;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            dst = &out;
-        } else if (!strcmp(a, "--part-in")) {
-            dst = &part_in;
-        } else if (!strcmp(a, "--part-out")) {
-            dst = &part_out;
-        } else if (!strncmp(a, "--parts=", 8)) {
-            parts_s = a + 8;
-            continue;
-        } else if (a[0] == '-' && a[1]) {
-            return usage("unknown option '%s'", a);
-        } else if (mesh) {
-            return usage("more than one MESH ('%s' and '%s')", mesh, a);
-        } else {
-            mesh = a;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return usage("%s needs a value", a);
-        *dst = argv[++i];
-    }
-    if (!mesh)
-        return usage("no MESH given");
-    if (!parts_s)
-        return usage("--parts N is required");
-    char *end;
-    errno = 0;
-    unsigned long long np = strtoull(parts_s, &end, 10);
-    if (errno || end == parts_s || *end || parts_s[0] == '-' || np == 0 || np > UINT32_MAX)
-        return usage("--parts '%s' is not a positive integer", parts_s);
-    uint32_t nparts = (uint32_t)np;
-
-    mpp_err err;
-    mpp_err_clear(&err);
-    mpp_partition_graph g;
-    mpp_com c;
-    memset(&c, 0, sizeof c);
-    uint32_t *part = NULL;
-    int status = 0;
-    if (mpp_partition_read_graph(mesh, &g, &err))
-        return fail(&err);
-    part = malloc(((size_t)g.n ? g.n : 1) * sizeof *part);
-    if (!part) {
-        mpp_err_set(&err, MPP_ENOMEM, "out of memory");
-        status = fail(&err);
-        goto done;
-    }
-    char source[600];
-    if (part_in) {
-        if (mpp_partition_read_parts(part_in, g.n, nparts, part, &err)) {
-            status = fail(&err);
-            goto done;
-        }
-        snprintf(source, sizeof source, "from %s", part_in);
-    } else {
-        if (mpp_partition_metis(&g, nparts, part, &err)) {
-            status = fail(&err);
-            goto done;
-        }
-        snprintf(source, sizeof source, "METIS %s k-way", mpp_partition_metis_version());
-    }
-    if ((part_out && mpp_partition_write_parts(part_out, g.n, part, &err)) ||
-        mpp_partition_com(&g, nparts, part, &c, &err)) {
-        status = fail(&err);
-        goto done;
-    }
-    if (out) {
-        mpp_com_seq seq = {.count = 1, .m = &c};
-        if (mpp_com_write(out, &seq, &err)) {
-            status = fail(&err);
-            goto done;
-        }
-    }
-    printf("mesh: %s\n", mesh);
-    summary(&g, nparts, part, &c, source);
-done:
-    mpp_com_free(&c);
-    free(part);
-    mpp_partition_graph_free(&g);
-    return status;
+    *out = s;
+    return 0;
 }

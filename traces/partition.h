@@ -86,13 +86,20 @@ uint64_t mpp_partition_edge_cut(const mpp_partition_graph *g, const uint32_t *pa
 int mpp_partition_com(const mpp_partition_graph *g, uint32_t nparts, const uint32_t *part,
                       mpp_com *c, mpp_err *err);
 
-/* The command `mppnet com partition MESH --parts N [-o COM] [--part-out
- * FILE] [--part-in FILE]`: argv[0] is "partition". Prints a summary on
- * stdout and errors on stderr; returns the exit status (0, or 2 for bad
- * usage or input, 1 when METIS fails). */
-int mpp_partition_main(int argc, char **argv);
+/* What a partition of g into nparts parts and its COM c (as made by
+ * mpp_partition_com) amount to; what `mppnet com partition` reports. */
+typedef struct mpp_partition_summary {
+    uint32_t size_min, size_max;   /* vertices per part */
+    uint64_t edge_cut;             /* mpp_partition_edge_cut */
+    uint32_t msgs_min, msgs_max;   /* messages (COM entries) a part sends */
+    uint64_t len_min, len_max;     /* message lengths in vertices (0 without messages) */
+    uint64_t len_sum;              /* vertices sent in all */
+} mpp_partition_summary;
 
-/* The help text of `mppnet com partition` (static storage). */
-extern const char mpp_partition_help[];
+/* Summarize part[0 .. g->n) (each < nparts) and its COM c (c->n ==
+ * nparts) into *out. MPP_EINVAL (a part out of range, c of another size),
+ * MPP_ENOMEM; *out is zeroed then. */
+int mpp_partition_summarize(const mpp_partition_graph *g, uint32_t nparts, const uint32_t *part,
+                            const mpp_com *c, mpp_partition_summary *out, mpp_err *err);
 
 #endif

@@ -1,11 +1,21 @@
-/* core/cli/cmd_com.c — `mppnet com gen|info|convert`: generate, describe and
- * convert communication-matrix files (traces/com.h; docs/cli.md).
+/* core/cli/cmd_com.c — `mppnet com gen|info|convert|partition`: generate,
+ * describe, convert communication-matrix files and make them from a
+ * partitioned mesh (traces/com.h, traces/partition.h; docs/cli.md).
  *
- *   mpp_cmd_com --"gen"-----> cmd_gen:     parse flags, generate K matrices
- *        |                                 (step k from seed S + k), write
- *        +------"info"------> cmd_info:    read, one line (or JSON object)
- *        |                                 per matrix on stdout
- *        +------"convert"---> cmd_convert: read, write (plain <-> .gz)
+ *   mpp_cmd_com --"gen"--------> cmd_gen:       parse flags, generate K
+ *        |                                      matrices (step k from seed
+ *        |                                      S + k), write
+ *        +------"info"---------> cmd_info:      read, one line (or JSON
+ *        |                                      object) per matrix on stdout
+ *        +------"convert"------> cmd_convert:   read, write (plain <-> .gz)
+ *        +------"partition"----> cmd_partition: read a graph or mesh, cut it
+ *                                               (METIS or a partition file),
+ *                                               write its ghost-exchange COM,
+ *                                               print a summary
+ *
+ * The subcommand is argv[1] of `com`; its arguments are parsed by the
+ * shared parser (core/cli/args.h) under the name "com SUB", so every
+ * message reads "mppnet: com SUB: ...".
  *
  * Invariants:
  *   1. Every usage error is found before anything is read or written; a
@@ -15,11 +25,8 @@
  *   3. Exit status 0 on success, mpp_err_exit_status (2) otherwise.
  */
 #include "core/cli/cmd_com.h"
-#include "traces/partition.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +35,9 @@
 
 #include "core/base/err.h"
 #include "core/base/strbuf.h"
+#include "core/cli/args.h"
 #include "traces/com.h"
+#include "traces/partition.h"
 
 const char mpp_cmd_com_help[] =
     "usage: mppnet com gen|info|convert|partition [ARGS]\n"
@@ -40,11 +49,12 @@ const char mpp_cmd_com_help[] =
     "commands:\n"
     "  gen --gen NAME --n N --d D -o FILE   generate random matrices\n"
     "  info FILE [--json]                   sizes, degrees and message lengths\n"
-    "  convert IN OUT                       rewrite a file (e.g. plain <-> .gz)\n"
+    "  convert IN OUT (or IN -o OUT)        rewrite a file (e.g. plain <-> .gz)\n"
     "  partition MESH --parts N [-o COM]    partition a graph or mesh (METIS) into a COM\n"
     "\n"
     "`mppnet com COMMAND --help` shows the options of a command.\n"
-    "Exit status: 0 success, 2 bad usage or input (\"mppnet: FILE:LINE: ...\").\n";
+    "Exit status: 0 success, 1 METIS failed, 2 bad usage or input\n"
+    "(\"mppnet: FILE:LINE: ...\").\n";
 
 static const char help_gen[] =
     "usage: mppnet com gen --gen random-regular|random-nonuniform --n N --d D\n"
@@ -60,10 +70,10 @@ static const char help_gen[] =
     "  --n N              processors (rows and columns), 1..4294967295\n"
     "  --d D              non-zeros per row and column, 0..N-1\n"
     "  --units U          message size of random-regular, in units (default 1)\n"
-    "  --msg-unit B       bytes per unit (default 1)\n"
+    "  --msg-unit B       bytes per unit, a size such as 64 or 2KiB (default 1)\n"
     "  --seed S           random seed (default 1)\n"
     "  --steps K          matrices in the file, with step comments (default 1)\n"
-    "  -o, --output FILE  the file to write\n"
+    "  -o, --output FILE  the file to write (also -oFILE, --output=FILE)\n"
     "  -h, --help         show this help\n";
 
 static const char help_info[] =
@@ -81,143 +91,129 @@ static const char help_info[] =
 
 static const char help_convert[] =
     "usage: mppnet com convert IN OUT\n"
+    "       mppnet com convert IN -o OUT\n"
     "\n"
     "Read every matrix of IN and write them to OUT (gzip when OUT ends in .gz,\n"
     "plain otherwise; written atomically). Entries are written sorted by\n"
     "(row, column); comments other than step comments are dropped.\n"
     "\n"
     "options:\n"
-    "  -h, --help    show this help\n";
+    "  -o, --output OUT   the file to write (instead of the second argument)\n"
+    "  -h, --help         show this help\n";
+
+static const char help_partition[] =
+    "usage: mppnet com partition MESH --parts N [-o COM] [--part-out FILE] [--part-in FILE]\n"
+    "\n"
+    "Cut a graph into N parts and build its ghost-exchange communication matrix:\n"
+    "COM(i, j) = the number of vertices of part i adjacent to a vertex of part j.\n"
+    "\n"
+    "  MESH               a METIS graph file (unweighted) or a gmsh 2D mesh (ASCII,\n"
+    "                     format 2.2 or 4.1), plain or gzip-compressed\n"
+    "  --parts N          the number of parts (processors)\n"
+    "  -o, --output COM   write the COM (Matrix Market; gzip when COM ends in .gz)\n"
+    "  --part-in FILE     take the partition from FILE (one part number per line,\n"
+    "                     the METIS .part format) instead of running METIS\n"
+    "  --part-out FILE    write the partition (gzip when FILE ends in .gz)\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Without --part-in the graph is cut by METIS k-way (minimum edge cut, METIS's\n"
+    "default seed); other METIS versions may cut differently, so traces/data ships\n"
+    "its partitions. Prints a summary of the graph, the partition and the COM.\n"
+    "Exit status: 0 success, 1 METIS failed, 2 bad usage or input.\n";
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int usage(const char *sub, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+/* Codes of the long-only options (above 127: no short form). */
+enum {
+    OPT_GEN = 1000, OPT_N, OPT_D, OPT_UNITS, OPT_MSG_UNIT, OPT_SEED, OPT_STEPS,
+    OPT_JSON, OPT_PARTS, OPT_PART_IN, OPT_PART_OUT
+};
 
-/* "mppnet: com SUB: MSG" and the help pointer; returns 2. */
-static int usage(const char *sub, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "mppnet: com%s%s: ", sub ? " " : "", sub ? sub : "");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nsee 'mppnet com%s%s --help'\n", sub ? " " : "", sub ? sub : "");
-    return 2;
-}
+static const struct option no_options[] = {{NULL, 0, NULL, 0}};
 
-/* Print an error and return its exit status. */
-static int fail(const mpp_err *err)
-{
-    fprintf(stderr, "mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");
-    return mpp_err_exit_status(err->code ? err->code : MPP_EINVAL);
-}
-
-/* If argv[*i] is option lng (or shrt), set *val to its value (next
- * argument or text after '=') and return 1; 0 for another argument; -1
- * (usage error printed) when the value is missing. */
-static int opt_value(int argc, char **argv, int *i, const char *shrt, const char *lng,
-                     const char **val, const char *sub)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(lng);
-    if (!strcmp(a, lng) || (shrt && !strcmp(a, shrt))) {
-        if (*i + 1 >= argc) {
-            usage(sub, "option %s needs a value", a);
-            return -1;
-        }
-        *val = argv[++*i];
-        return 1;
-    }
-    if (!strncmp(a, lng, n) && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    return 0;
-}
-
-/* A whole unsigned decimal number in [lo, hi]. */
-static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    if (!(*s >= '0' && *s <= '9'))
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return true;
-    return false;
-}
+static int no_opt(void *ud, int code, const char *arg) { return 2; }
 
 /* ---- gen ---------------------------------------------------------------- */
 
+static const struct option gen_options[] = {
+    {"gen", required_argument, NULL, OPT_GEN},
+    {"n", required_argument, NULL, OPT_N},
+    {"d", required_argument, NULL, OPT_D},
+    {"units", required_argument, NULL, OPT_UNITS},
+    {"msg-unit", required_argument, NULL, OPT_MSG_UNIT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The values of gen's options, by code (NULL: not given); numbers are
+ * checked after parsing, when --n is known. */
+typedef struct gen_opts {
+    const char *gen, *n, *d, *units, *msg_unit, *seed, *steps, *out;
+} gen_opts;
+
+static int gen_opt(void *ud, int code, const char *arg)
+{
+    gen_opts *o = ud;
+    switch (code) {
+    case OPT_GEN: o->gen = arg; return 0;
+    case OPT_N: o->n = arg; return 0;
+    case OPT_D: o->d = arg; return 0;
+    case OPT_UNITS: o->units = arg; return 0;
+    case OPT_MSG_UNIT: o->msg_unit = arg; return 0;
+    case OPT_SEED: o->seed = arg; return 0;
+    case OPT_STEPS: o->steps = arg; return 0;
+    case 'o': o->out = arg; return 0;
+    }
+    return 2;
+}
+
+#define GEN "com gen"
+
 static int cmd_gen(int argc, char **argv)
 {
-    static const char *const keys[] = {"--gen", "--n", "--d", "--units", "--msg-unit",
-                                       "--seed", "--steps", "--output"};
-    const char *val[8] = {0};
-    for (int i = 1; i < argc; i++) {
-        int hit = 0;
-        for (int k = 0; k < 8 && !hit; k++) {
-            const char *v;
-            hit = opt_value(argc, argv, &i, k == 7 ? "-o" : NULL, keys[k], &v, "gen");
-            if (hit < 0)
-                return 2;
-            if (hit)
-                val[k] = v;
-        }
-        if (!hit) {
-            if (argv[i][0] == '-')
-                return usage("gen", "unknown option '%s'", argv[i]);
-            return usage("gen", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (!val[0])
-        return usage("gen", "missing --gen random-regular|random-nonuniform");
-    bool regular = !strcmp(val[0], "random-regular");
-    if (!regular && strcmp(val[0], "random-nonuniform"))
-        return usage("gen", "unknown generator '%s', valid: random-regular, random-nonuniform",
-                     val[0]);
-    if (!val[1] || !val[2])
-        return usage("gen", "missing %s", !val[1] ? "--n N" : "--d D");
-    if (!val[7])
-        return usage("gen", "missing the output file (-o FILE)");
-    if (val[3] && !regular)
-        return usage("gen", "--units applies to random-regular only (random-nonuniform draws "
-                     "sizes in 1..32 units)");
+    gen_opts o;
+    memset(&o, 0, sizeof o);
+    mpp_args rest;
+    bool done;
+    int st = mpp_args_parse(GEN, argc, argv, gen_options, help_gen, gen_opt, &o, &rest, &done);
+    if (!st && !done && rest.n)
+        st = mpp_args_usage(GEN, "unexpected argument '%s'", rest.v[0]);
+    mpp_args_free(&rest);
+    if (st || done)
+        return st;
+    if (!o.gen)
+        return mpp_args_usage(GEN, "missing --gen random-regular|random-nonuniform");
+    bool regular = !strcmp(o.gen, "random-regular");
+    if (!regular && strcmp(o.gen, "random-nonuniform"))
+        return mpp_args_usage(GEN, "unknown generator '%s', valid: random-regular, "
+                                   "random-nonuniform",
+                              o.gen);
+    if (!o.n || !o.d)
+        return mpp_args_usage(GEN, "missing %s", !o.n ? "--n N" : "--d D");
+    if (!o.out)
+        return mpp_args_usage(GEN, "missing the output file (-o FILE)");
+    if (o.units && !regular)
+        return mpp_args_usage(GEN, "--units applies to random-regular only (random-nonuniform "
+                                   "draws sizes in 1..32 units)");
     uint64_t n, d, units = 1, msg_unit = 1, seed = 1, steps = 1;
-    if (!parse_u64(val[1], 1, UINT32_MAX, &n))
-        return usage("gen", "--n '%s': expected an integer 1..4294967295", val[1]);
-    if (!parse_u64(val[2], 0, n - 1, &d))
-        return usage("gen", "--d '%s': expected an integer 0..n-1 = 0..%" PRIu64, val[2], n - 1);
-    if (val[3] && !parse_u64(val[3], 1, UINT64_MAX, &units))
-        return usage("gen", "--units '%s': expected a positive integer", val[3]);
-    if (val[4] && !parse_u64(val[4], 1, UINT64_MAX, &msg_unit))
-        return usage("gen", "--msg-unit '%s': expected a positive integer (bytes)", val[4]);
-    if (val[5] && !parse_u64(val[5], 0, UINT64_MAX, &seed))
-        return usage("gen", "--seed '%s': expected a non-negative integer", val[5]);
-    if (val[6] && !parse_u64(val[6], 1, UINT32_MAX, &steps))
-        return usage("gen", "--steps '%s': expected an integer 1..4294967295", val[6]);
+    if (mpp_args_u64(GEN, "--n", o.n, 1, UINT32_MAX, false, &n) ||
+        mpp_args_u64(GEN, "--d", o.d, 0, n - 1, false, &d) ||
+        (o.units && mpp_args_u64(GEN, "--units", o.units, 1, UINT64_MAX, false, &units)) ||
+        (o.msg_unit && mpp_args_u64(GEN, "--msg-unit", o.msg_unit, 1, UINT64_MAX, true,
+                                    &msg_unit)) ||
+        (o.seed && mpp_args_u64(GEN, "--seed", o.seed, 0, UINT64_MAX, false, &seed)) ||
+        (o.steps && mpp_args_u64(GEN, "--steps", o.steps, 1, UINT32_MAX, false, &steps)))
+        return 2;
 
     mpp_err err;
     mpp_err_clear(&err);
     mpp_com_seq seq = {0, NULL};
     seq.m = calloc((size_t)steps, sizeof *seq.m);
     if (!seq.m) {
-        mpp_err_set(&err, MPP_ENOMEM, "com gen: out of memory");
-        return fail(&err);
+        mpp_err_set(&err, MPP_ENOMEM, GEN ": out of memory");
+        return mpp_args_fail(&err);
     }
     int rc = 0;
     for (uint64_t k = 0; k < steps && !rc; k++) {
@@ -232,12 +228,12 @@ static int cmd_gen(int argc, char **argv)
         }
     }
     if (!rc)
-        rc = mpp_com_write(val[7], &seq, &err);
+        rc = mpp_com_write(o.out, &seq, &err);
     mpp_com_seq_free(&seq);
     if (rc) {
         if (err.code != MPP_EIO)
-            mpp_err_prefix(&err, "com gen");
-        return fail(&err);
+            mpp_err_prefix(&err, GEN);
+        return mpp_args_fail(&err);
     }
     return 0;
 }
@@ -319,27 +315,38 @@ static void info_line(mpp_sb *sb, const mpp_com *c, const com_info *s, bool json
     mpp_sb_add(sb, json ? "}" : "\n");
 }
 
+static const struct option info_options[] = {
+    {"json", no_argument, NULL, OPT_JSON},
+    {NULL, 0, NULL, 0},
+};
+
+static int info_opt(void *ud, int code, const char *arg)
+{
+    *(bool *)ud = true; /* --json, the only option */
+    return 0;
+}
+
 static int cmd_info(int argc, char **argv)
 {
-    const char *path = NULL;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return usage("info", "unknown option '%s'", argv[i]);
-        else if (path)
-            return usage("info", "unexpected argument '%s' (one file at a time)", argv[i]);
-        else
-            path = argv[i];
-    }
-    if (!path)
-        return usage("info", "missing the file (mppnet com info FILE)");
+    mpp_args rest;
+    bool done;
+    int st = mpp_args_parse("com info", argc, argv, info_options, help_info, info_opt, &json,
+                            &rest, &done);
+    const char *path = !st && !done && rest.n ? rest.v[0] : NULL;
+    if (!st && !done && rest.n > 1)
+        st = mpp_args_usage("com info", "unexpected argument '%s' (one file at a time)",
+                            rest.v[1]);
+    if (!st && !done && !path)
+        st = mpp_args_usage("com info", "missing the file (mppnet com info FILE)");
+    mpp_args_free(&rest);
+    if (st || done)
+        return st;
     mpp_err err;
     mpp_err_clear(&err);
     mpp_com_seq seq;
     if (mpp_com_read(path, &seq, &err))
-        return fail(&err);
+        return mpp_args_fail(&err);
     mpp_sb sb;
     mpp_sb_init(&sb);
     if (json)
@@ -360,7 +367,7 @@ static int cmd_info(int argc, char **argv)
     if (rc || !mpp_sb_ok(&sb)) {
         mpp_sb_free(&sb);
         mpp_err_set(&err, MPP_ENOMEM, "com info: out of memory");
-        return fail(&err);
+        return mpp_args_fail(&err);
     }
     fputs(sb.s, stdout);
     mpp_sb_free(&sb);
@@ -369,28 +376,157 @@ static int cmd_info(int argc, char **argv)
 
 /* ---- convert ------------------------------------------------------------ */
 
+static const struct option out_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+static int out_opt(void *ud, int code, const char *arg)
+{
+    *(const char **)ud = arg; /* -o, the only option */
+    return 0;
+}
+
 static int cmd_convert(int argc, char **argv)
 {
-    const char *path[2] = {NULL, NULL};
-    int np = 0;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
-            return usage("convert", "unknown option '%s'", argv[i]);
-        if (np == 2)
-            return usage("convert", "unexpected argument '%s'", argv[i]);
-        path[np++] = argv[i];
-    }
-    if (np < 2)
-        return usage("convert", "missing %s (mppnet com convert IN OUT)",
-                     np ? "the output file" : "the input and output files");
+    const char *out = NULL;
+    mpp_args rest;
+    bool done;
+    int st = mpp_args_parse("com convert", argc, argv, out_options, help_convert, out_opt, &out,
+                            &rest, &done);
+    size_t want = out ? 1 : 2; /* IN OUT, or IN with -o OUT */
+    const char *in = !st && !done && rest.n ? rest.v[0] : NULL;
+    if (!st && !done && rest.n > want)
+        st = out && rest.n == 2
+                 ? mpp_args_usage("com convert", "two output files ('%s' and -o '%s')",
+                                  rest.v[1], out)
+                 : mpp_args_usage("com convert", "unexpected argument '%s'", rest.v[want]);
+    if (!st && !done && rest.n < want)
+        st = mpp_args_usage("com convert", "missing %s (mppnet com convert IN OUT)",
+                            out      ? "the input file"
+                            : rest.n ? "the output file"
+                                     : "the input and output files");
+    if (!st && !done && !out)
+        out = rest.v[1];
+    mpp_args_free(&rest);
+    if (st || done)
+        return st;
     mpp_err err;
     mpp_err_clear(&err);
     mpp_com_seq seq;
-    if (mpp_com_read(path[0], &seq, &err))
-        return fail(&err);
-    int rc = mpp_com_write(path[1], &seq, &err);
+    if (mpp_com_read(in, &seq, &err))
+        return mpp_args_fail(&err);
+    int rc = mpp_com_write(out, &seq, &err);
     mpp_com_seq_free(&seq);
-    return rc ? fail(&err) : 0;
+    return rc ? mpp_args_fail(&err) : 0;
+}
+
+/* ---- partition ---------------------------------------------------------- */
+
+#define PART "com partition"
+
+static const struct option partition_options[] = {
+    {"parts", required_argument, NULL, OPT_PARTS},
+    {"output", required_argument, NULL, 'o'},
+    {"part-in", required_argument, NULL, OPT_PART_IN},
+    {"part-out", required_argument, NULL, OPT_PART_OUT},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct partition_opts {
+    const char *out, *part_in, *part_out;
+    uint64_t nparts;     /* 0: --parts not given */
+} partition_opts;
+
+static int partition_opt(void *ud, int code, const char *arg)
+{
+    partition_opts *o = ud;
+    switch (code) {
+    case OPT_PARTS: return mpp_args_u64(PART, "--parts", arg, 1, UINT32_MAX, false, &o->nparts);
+    case 'o': o->out = arg; return 0;
+    case OPT_PART_IN: o->part_in = arg; return 0;
+    case OPT_PART_OUT: o->part_out = arg; return 0;
+    }
+    return 2;
+}
+
+/* Print the summary of a partition and its COM on stdout. */
+static int partition_print(const char *mesh, const mpp_partition_graph *g, uint32_t nparts,
+                           const uint32_t *part, const mpp_com *c, const char *source,
+                           mpp_err *err)
+{
+    mpp_partition_summary s;
+    int rc = mpp_partition_summarize(g, nparts, part, c, &s, err);
+    if (rc)
+        return rc;
+    printf("mesh: %s\n", mesh);
+    printf("graph: %" PRIu32 " vertices, %" PRIu32 " edges\n", g->n, g->edges);
+    printf("partition: %" PRIu32 " parts (%s), %" PRIu32 " .. %" PRIu32 " vertices per part, "
+           "edge cut %" PRIu64 "\n",
+           nparts, source, s.size_min, s.size_max, s.edge_cut);
+    printf("com: %" PRIu32 " x %" PRIu32 ", %" PRIu32 " messages, %" PRIu64 " vertices sent\n",
+           c->n, c->n, c->nnz, s.len_sum);
+    printf("messages per processor: min %" PRIu32 ", avg %.2f, max %" PRIu32 "\n", s.msgs_min,
+           (double)c->nnz / nparts, s.msgs_max);
+    printf("message length (vertices): min %" PRIu64 ", avg %.2f, max %" PRIu64 "\n", s.len_min,
+           c->nnz ? (double)s.len_sum / c->nnz : 0.0, s.len_max);
+    return 0;
+}
+
+static int cmd_partition(int argc, char **argv)
+{
+    partition_opts o;
+    memset(&o, 0, sizeof o);
+    mpp_args rest;
+    bool done;
+    int st = mpp_args_parse(PART, argc, argv, partition_options, help_partition, partition_opt,
+                            &o, &rest, &done);
+    const char *mesh = !st && !done && rest.n ? rest.v[0] : NULL;
+    if (!st && !done && rest.n > 1)
+        st = mpp_args_usage(PART, "more than one MESH ('%s' and '%s')", rest.v[0], rest.v[1]);
+    if (!st && !done && !mesh)
+        st = mpp_args_usage(PART, "no MESH given");
+    if (!st && !done && !o.nparts)
+        st = mpp_args_usage(PART, "--parts N is required");
+    mpp_args_free(&rest);
+    if (st || done)
+        return st;
+    uint32_t nparts = (uint32_t)o.nparts;
+
+    mpp_err err;
+    mpp_err_clear(&err);
+    mpp_partition_graph g;
+    if (mpp_partition_read_graph(mesh, &g, &err))
+        return mpp_args_fail(&err);
+    mpp_com c;
+    memset(&c, 0, sizeof c);
+    char source[600];
+    int rc = 0;
+    uint32_t *part = malloc(((size_t)g.n ? g.n : 1) * sizeof *part);
+    if (!part)
+        rc = mpp_err_set(&err, MPP_ENOMEM, "out of memory");
+    else if (o.part_in)
+        rc = mpp_partition_read_parts(o.part_in, g.n, nparts, part, &err);
+    else
+        rc = mpp_partition_metis(&g, nparts, part, &err);
+    if (!rc)
+        snprintf(source, sizeof source, o.part_in ? "from %s" : "METIS %s k-way",
+                 o.part_in ? o.part_in : mpp_partition_metis_version());
+    if (!rc && o.part_out)
+        rc = mpp_partition_write_parts(o.part_out, g.n, part, &err);
+    if (!rc)
+        rc = mpp_partition_com(&g, nparts, part, &c, &err);
+    if (!rc && o.out) {
+        mpp_com_seq seq = {.count = 1, .m = &c};
+        rc = mpp_com_write(o.out, &seq, &err);
+    }
+    if (!rc)
+        rc = partition_print(mesh, &g, nparts, part, &c, source, &err);
+    st = rc ? mpp_args_fail(&err) : fflush(stdout) ? 2 : 0;
+    mpp_com_free(&c);
+    free(part);
+    mpp_partition_graph_free(&g);
+    return st;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -400,28 +536,29 @@ int mpp_cmd_com(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-        const char *help;
     } subs[] = {
-        {"gen", cmd_gen, help_gen},
-        {"info", cmd_info, help_info},
-        {"convert", cmd_convert, help_convert},
-        {"partition", mpp_partition_main, mpp_partition_help},
+        {"gen", cmd_gen},
+        {"info", cmd_info},
+        {"convert", cmd_convert},
+        {"partition", cmd_partition},
     };
     if (argc < 2) {
         fputs(mpp_cmd_com_help, stderr);
         return 2;
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-        if (!strcmp(argv[1], subs[i].name)) {
-            if (wants_help(argc - 1, argv + 1)) {
-                fputs(subs[i].help, stdout);
-                return 0;
-            }
+        if (!strcmp(argv[1], subs[i].name))
             return subs[i].fn(argc - 1, argv + 1);
-        }
-    if (wants_help(argc, argv)) {
-        fputs(mpp_cmd_com_help, stdout);
-        return 0;
+    if (argv[1][0] == '-') {
+        /* an option of `com` itself: only -h, --help */
+        mpp_args rest;
+        bool done;
+        int st = mpp_args_parse("com", 2, argv, no_options, mpp_cmd_com_help, no_opt, NULL,
+                                &rest, &done);
+        mpp_args_free(&rest);
+        if (st || done)
+            return st;
     }
-    return usage(NULL, "unknown command '%s', valid: gen, info, convert, partition", argv[1]);
+    return mpp_args_usage("com", "unknown command '%s', valid: gen, info, convert, partition",
+                          argv[1]);
 }

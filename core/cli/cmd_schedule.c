@@ -24,8 +24,6 @@
  *   2. Every schedule is checked with mpp_schedule_check before it counts. */
 #include "core/cli/cmd_schedule.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -37,6 +35,7 @@
 #include "algorithms/schedule.h"
 #include "traces/com.h"
 #include "core/config/cfgtree.h"
+#include "core/cli/args.h"
 #include "core/cli/cli.h"
 #include "core/base/strbuf.h"
 
@@ -70,7 +69,9 @@ const char mpp_cmd_schedule_help[] =
     "                    deterministic)\n"
     "  -h, --help        show this help\n"
     "  key=value         a scheduler parameter, e.g. cutoff=median factor=1\n"
-    "                    (`mppnet schedule --alg NAME --help` lists them)\n";
+    "                    (`mppnet list schedulers` lists them)\n"
+    "\n"
+    "Options take their value as --seed X or --seed=X, before or after FILE.\n";
 
 typedef struct sched_args {
     const mpp_sched_ops *alg;
@@ -89,40 +90,15 @@ typedef struct sched_stats {
     double host_us;
 } sched_stats;
 
-static int sched_usage(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int sched_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mppnet: schedule: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nsee 'mppnet schedule --help'\n", stderr);
-    return 2;
-}
+#define CMD "schedule"
 
-static int sched_fail(const mpp_err *err)
+/* err prefixed with "schedule: "; its exit status (2: every error of this
+ * command is bad usage or input, or a schedule that fails its check). */
+static int sched_fail(mpp_err *err)
 {
-    fprintf(stderr, "mppnet: schedule: %s\n", err->msg[0] ? err->msg : "unknown error");
+    mpp_err_prefix(err, CMD);
+    mpp_args_fail(err);
     return 2;
-}
-
-/* A whole unsigned decimal number no larger than max. */
-static bool sched_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (!(*s >= '0' && *s <= '9'))
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* Set one schema row of the scheduler from text (origin names it in
@@ -241,118 +217,127 @@ static void print_params(const mpp_sched_ops *alg, const mpp_blob *b, bool json,
     }
 }
 
+/* Codes of the options (above 127: no short form). */
+enum { OPT_ALG = 1000, OPT_GEN, OPT_N, OPT_D, OPT_SAMPLES, OPT_SEED, OPT_UNITS, OPT_JSON };
+
+static const struct option sched_options[] = {
+    {"alg", required_argument, NULL, OPT_ALG},
+    {"gen", required_argument, NULL, OPT_GEN},
+    {"n", required_argument, NULL, OPT_N},
+    {"d", required_argument, NULL, OPT_D},
+    {"samples", required_argument, NULL, OPT_SAMPLES},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"units", required_argument, NULL, OPT_UNITS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {NULL, 0, NULL, 0},
+};
+
+static int sched_opt(void *ud, int code, const char *arg)
+{
+    sched_args *a = ud;
+    uint64_t v = 0;
+    int rc;
+    switch (code) {
+    case OPT_ALG:
+        a->alg = mpp_sched_find(arg);
+        if (!a->alg) {
+            mpp_sb sb;
+            mpp_sb_init(&sb);
+            alg_names(&sb);
+            mpp_args_usage(CMD, "unknown scheduler '%s' (%s)", arg, mpp_sb_ok(&sb) ? sb.s : "?");
+            mpp_sb_free(&sb);
+            return 2;
+        }
+        return 0;
+    case OPT_GEN:
+        if (strcmp(arg, "random-regular") && strcmp(arg, "random-nonuniform"))
+            return mpp_args_usage(CMD, "unknown generator '%s' (random-regular, "
+                                       "random-nonuniform)",
+                                  arg);
+        a->gen = arg;
+        return 0;
+    case OPT_N:
+        if ((rc = mpp_args_u64(CMD, "--n", arg, 1, UINT32_MAX, false, &v)))
+            return rc;
+        a->n = (uint32_t)v;
+        a->have_n = true;
+        return 0;
+    case OPT_D:
+        if ((rc = mpp_args_u64(CMD, "--d", arg, 0, UINT32_MAX, false, &v)))
+            return rc;
+        a->d = (uint32_t)v;
+        a->have_d = true;
+        return 0;
+    case OPT_SAMPLES:
+        if ((rc = mpp_args_u64(CMD, "--samples", arg, 1, 1000000, false, &v)))
+            return rc;
+        a->samples = (uint32_t)v;
+        return 0;
+    case OPT_SEED:
+        return mpp_args_u64(CMD, "--seed", arg, 0, UINT64_MAX, false, &a->seed);
+    case OPT_UNITS:
+        return mpp_args_u64(CMD, "--units", arg, 1, UINT32_MAX, false, &a->units);
+    case OPT_JSON:
+        a->json = true;
+        return 0;
+    }
+    return 2;
+}
+
 /* Parse argv into a; returns 0, or the exit status of a usage error, or -1
  * when help was printed. */
 static int parse_args(int argc, char **argv, sched_args *a)
 {
-    const char *kvs[64];
-    size_t nkv = 0;
     memset(a, 0, sizeof *a);
     a->samples = 10;
     a->seed = 1;
     a->units = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-            fputs(mpp_cmd_schedule_help, stdout);
-            return -1;
-        }
+    mpp_args rest;
+    bool done;
+    int st = mpp_args_parse(CMD, argc, argv, sched_options, mpp_cmd_schedule_help, sched_opt, a,
+                            &rest, &done);
+    if (st || done) {
+        mpp_args_free(&rest);
+        return st ? st : -1;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *val = NULL;
-        if (!strcmp(s, "--json")) {
-            a->json = true;
-            continue;
-        }
-        if (s[0] == '-' && s[1] == '-') {
-            const char *eq = strchr(s, '=');
-            size_t len = eq ? (size_t)(eq - s) : strlen(s);
-            if (eq) {
-                val = eq + 1;
-            } else if (i + 1 < argc) {
-                val = argv[++i];
-            } else {
-                return sched_usage("option %s needs a value", s);
-            }
-            uint64_t v = 0;
-#define OPT(name) (len == strlen(name) && !strncmp(s, name, len))
-            if (OPT("--alg")) {
-                a->alg = mpp_sched_find(val);
-                if (!a->alg) {
-                    mpp_sb sb;
-                    mpp_sb_init(&sb);
-                    alg_names(&sb);
-                    sched_usage("unknown scheduler '%s' (%s)", val, mpp_sb_ok(&sb) ? sb.s : "?");
-                    mpp_sb_free(&sb);
-                    return 2;
-                }
-            } else if (OPT("--gen")) {
-                if (strcmp(val, "random-regular") && strcmp(val, "random-nonuniform"))
-                    return sched_usage("unknown generator '%s' (random-regular, "
-                                       "random-nonuniform)", val);
-                a->gen = val;
-            } else if (OPT("--n")) {
-                if (!sched_parse_u64(val, UINT32_MAX, &v) || v < 1)
-                    return sched_usage("--n: expected a positive integer, got '%s'", val);
-                a->n = (uint32_t)v;
-                a->have_n = true;
-            } else if (OPT("--d")) {
-                if (!sched_parse_u64(val, UINT32_MAX, &v))
-                    return sched_usage("--d: expected an integer, got '%s'", val);
-                a->d = (uint32_t)v;
-                a->have_d = true;
-            } else if (OPT("--samples")) {
-                if (!sched_parse_u64(val, 1000000, &v) || v < 1)
-                    return sched_usage("--samples: expected an integer 1..1000000, got '%s'", val);
-                a->samples = (uint32_t)v;
-            } else if (OPT("--seed")) {
-                if (!sched_parse_u64(val, UINT64_MAX, &v))
-                    return sched_usage("--seed: expected an integer, got '%s'", val);
-                a->seed = v;
-            } else if (OPT("--units")) {
-                if (!sched_parse_u64(val, UINT32_MAX, &v) || v < 1)
-                    return sched_usage("--units: expected a positive integer, got '%s'", val);
-                a->units = v;
-            } else {
-                return sched_usage("unknown option '%.*s'", (int)len, s);
-            }
-#undef OPT
-        } else if (s[0] != '-' && strchr(s, '=')) {
-            if (nkv == MPP_COUNTOF(kvs))
-                return sched_usage("too many key=value arguments");
-            kvs[nkv++] = s;
-        } else if (s[0] != '-' || !s[1]) {
-            if (a->file)
-                return sched_usage("more than one FILE ('%s' and '%s')", a->file, s);
+    /* the FILE, and the key=value arguments (applied below, once the
+     * scheduler is known) */
+    size_t nkv = 0;
+    for (size_t i = 0; i < rest.n && !st; i++) {
+        char *s = rest.v[i];
+        if (mpp_args_is_override(s))
+            rest.v[nkv++] = s; /* rest.v[0 .. nkv) keeps them */
+        else if (a->file)
+            st = mpp_args_usage(CMD, "more than one FILE ('%s' and '%s')", a->file, s);
+        else
             a->file = s;
-        } else {
-            return sched_usage("unknown option '%s'", s);
-        }
     }
-    if (!a->alg)
-        return sched_usage("--alg NAME is required");
-    if (!a->alg->schedule)
-        return sched_usage("scheduler '%s' is a runtime protocol: it has no schedule to print "
-                           "(replay it with mppnet run)", a->alg->name);
-    if (!a->file == !a->gen)
-        return sched_usage(a->file ? "give either FILE or --gen, not both"
-                                   : "give a FILE or --gen KIND --n N --d D");
-    if (a->gen && (!a->have_n || !a->have_d))
-        return sched_usage("--gen needs --n N and --d D");
-    if (a->gen && a->d >= a->n)
-        return sched_usage("--d must be smaller than --n (d = %" PRIu32 ", n = %" PRIu32 ")", a->d,
-                           a->n);
-    if (!a->gen && (a->have_n || a->have_d))
-        return sched_usage("--n and --d go with --gen");
+    if (!st && !a->alg)
+        st = mpp_args_usage(CMD, "--alg NAME is required");
+    else if (!st && !a->alg->schedule)
+        st = mpp_args_usage(CMD, "scheduler '%s' is a runtime protocol: it has no schedule to "
+                                 "print (replay it with mppnet run)",
+                            a->alg->name);
+    else if (!st && !a->file == !a->gen)
+        st = mpp_args_usage(CMD, "%s", a->file ? "give either FILE or --gen, not both"
+                                               : "give a FILE or --gen KIND --n N --d D");
+    else if (!st && a->gen && (!a->have_n || !a->have_d))
+        st = mpp_args_usage(CMD, "--gen needs --n N and --d D");
+    else if (!st && a->gen && a->d >= a->n)
+        st = mpp_args_usage(CMD, "--d must be smaller than --n (d = %" PRIu32 ", n = %" PRIu32
+                                 ")",
+                            a->d, a->n);
+    else if (!st && !a->gen && (a->have_n || a->have_d))
+        st = mpp_args_usage(CMD, "--n and --d go with --gen");
     mpp_err err;
     mpp_err_clear(&err);
-    if (param_defaults(&a->alg->schema, &a->cfg, &err))
-        return sched_fail(&err);
-    for (size_t k = 0; k < nkv; k++)
-        if (apply_override(a->alg, kvs[k], &a->cfg, &err))
-            return sched_fail(&err);
-    return 0;
+    if (!st && param_defaults(&a->alg->schema, &a->cfg, &err))
+        st = sched_fail(&err);
+    for (size_t k = 0; k < nkv && !st; k++)
+        if (apply_override(a->alg, rest.v[k], &a->cfg, &err))
+            st = sched_fail(&err);
+    mpp_args_free(&rest);
+    return st;
 }
 
 static void compute_stats(const mpp_com *com, const mpp_schedule *s, sched_stats *st)
@@ -515,8 +500,8 @@ static int run_file(const sched_args *a)
     mpp_com_seq_free(&seq);
     if (!status) {
         if (!mpp_sb_ok(&sb)) {
-            fputs("mppnet: schedule: out of memory\n", stderr);
-            status = 2;
+            mpp_err_set(&err, MPP_ENOMEM, "out of memory");
+            status = sched_fail(&err);
         } else {
             fputs(sb.s, stdout);
         }
@@ -614,8 +599,8 @@ static int run_gen(const sched_args *a)
     }
     int status = 0;
     if (!mpp_sb_ok(&sb)) {
-        fputs("mppnet: schedule: out of memory\n", stderr);
-        status = 2;
+        mpp_err_set(&err, MPP_ENOMEM, "out of memory");
+        status = sched_fail(&err);
     } else {
         fputs(sb.s, stdout);
     }

@@ -19,7 +19,8 @@
  *          sweep and bends back past saturation.
  *   plot --mpp_plot_data / mpp_plot_script--> text in mpp_sb buffers.
  *
- * mpp_plot_main (the command) writes OUT.dat and OUT.gp atomically, then
+ * mpp_plot_main (the command) parses its arguments with the shared parser
+ * (core/cli/args.h), writes OUT.dat and OUT.gp atomically, then
  * runs gnuplot in OUT's directory, drawing to .OUT.tmp and renaming it to
  * OUT when gnuplot succeeded, as core/cli/cli.c does for latency.png.
  *
@@ -36,7 +37,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cli/args.h"
 #include "core/cli/output.h"
 
 #define RATE_AXIS "workload.rate"   /* the axis result columns vary along */
@@ -977,114 +978,72 @@ void mpp_plot_script(const mpp_plot *p, const char *png, const char *dat, mpp_sb
 
 /* ---- the command -------------------------------------------------------- */
 
-/* Print "mppnet: plot: MSG" (and the help pointer when `usage`); returns
- * exit status 2. */
-static int plot_error(bool usage, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int plot_error(bool usage, const char *fmt, ...)
+/* The parsed command line. */
+typedef struct plot_args {
+    const char *out;
+    bool script_only;
+    mpp_plot_options o;
+    const char **where;  /* room for every argument */
+} plot_args;
+
+/* Codes of the long-only options (above 127: no short form). */
+enum {
+    OPT_X = 1000, OPT_Y, OPT_BY, OPT_WHERE, OPT_TITLE, OPT_XLABEL, OPT_YLABEL, OPT_MEAN_SEEDS,
+    OPT_NO_MEAN_SEEDS, OPT_LOGX, OPT_LOGY, OPT_SCRIPT_ONLY
+};
+
+static const struct option plot_options[] = {
+    {"x", required_argument, NULL, OPT_X},
+    {"y", required_argument, NULL, OPT_Y},
+    {"by", required_argument, NULL, OPT_BY},
+    {"where", required_argument, NULL, OPT_WHERE},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"xlabel", required_argument, NULL, OPT_XLABEL},
+    {"ylabel", required_argument, NULL, OPT_YLABEL},
+    {"mean-seeds", no_argument, NULL, OPT_MEAN_SEEDS},
+    {"no-mean-seeds", no_argument, NULL, OPT_NO_MEAN_SEEDS},
+    {"logx", no_argument, NULL, OPT_LOGX},
+    {"logy", no_argument, NULL, OPT_LOGY},
+    {"script-only", no_argument, NULL, OPT_SCRIPT_ONLY},
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+static int plot_opt(void *ud, int code, const char *arg)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mppnet: plot: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(usage ? "\nsee 'mppnet plot --help'\n" : "\n", stderr);
+    plot_args *a = ud;
+    mpp_plot_options *o = &a->o;
+    switch (code) {
+    case OPT_X: o->x = arg; return 0;
+    case OPT_Y: o->y = arg; return 0;
+    case OPT_BY: o->by = arg; return 0;
+    case OPT_WHERE: a->where[o->nwhere++] = arg; return 0;
+    case OPT_TITLE: o->title = arg; return 0;
+    case OPT_XLABEL: o->xlabel = arg; return 0;
+    case OPT_YLABEL: o->ylabel = arg; return 0;
+    case OPT_MEAN_SEEDS: o->mean_seeds = true; return 0;
+    case OPT_NO_MEAN_SEEDS: o->mean_seeds = false; return 0;
+    case OPT_LOGX: o->logx = true; return 0;
+    case OPT_LOGY: o->logy = true; return 0;
+    case OPT_SCRIPT_ONLY: a->script_only = true; return 0;
+    case 'o': a->out = arg; return 0;
+    }
     return 2;
 }
 
-
-/* The parsed command line. */
-typedef struct plot_args {
-    const char *csv, *out;
-    bool script_only;
-    mpp_plot_options o;
-} plot_args;
-
-/* If argv[*i] is option name (or shrt), set *val to its value (the next
- * argument or the text after '=') and return 1; 0 for another argument;
- * -1 (error printed) when the value is missing. */
-static int opt_value(int argc, char **argv, int *i, const char *shrt, const char *name,
-                     const char **val)
+/* "plot: out of memory" as an error; its exit status. */
+static int plot_nomem(void)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (!strcmp(a, name) || (shrt && !strcmp(a, shrt))) {
-        if (*i + 1 >= argc) {
-            plot_error(true, "option %s needs a value", a);
-            return -1;
-        }
-        *val = argv[++*i];
-        return 1;
-    }
-    if (!strncmp(a, name, n) && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    return 0;
+    mpp_err err;
+    mpp_err_set(&err, MPP_ENOMEM, "plot: out of memory");
+    return mpp_args_fail(&err);
 }
 
-/* Parse argv into a (where[] has room for argc entries). 0 or exit status 2. */
-static int parse_args(int argc, char **argv, plot_args *a, const char **where)
+/* err prefixed with "plot: " (the command); its exit status. */
+static int plot_fail(mpp_err *err)
 {
-    static const char *const value_opts[] = {"--x", "--y", "--by", "--where", "--title",
-                                             "--xlabel", "--ylabel", "--output"};
-    mpp_plot_options *o = &a->o;
-    o->where = where;
-    bool only_pos = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-            if (a->csv)
-                return plot_error(true, "too many arguments ('%s')", arg);
-            a->csv = arg;
-            continue;
-        }
-        if (!strcmp(arg, "--")) {
-            only_pos = true;
-            continue;
-        }
-        if (!strcmp(arg, "--mean-seeds") || !strcmp(arg, "--no-mean-seeds")) {
-            o->mean_seeds = arg[2] == 'm';
-            continue;
-        }
-        if (!strcmp(arg, "--logx") || !strcmp(arg, "--logy")) {
-            *(arg[5] == 'x' ? &o->logx : &o->logy) = true;
-            continue;
-        }
-        if (!strcmp(arg, "--script-only")) {
-            a->script_only = true;
-            continue;
-        }
-        const char *val = NULL;
-        size_t k = 0;
-        int got = 0;
-        for (; k < sizeof value_opts / sizeof value_opts[0]; k++) {
-            got = opt_value(argc, argv, &i, !strcmp(value_opts[k], "--output") ? "-o" : NULL,
-                            value_opts[k], &val);
-            if (got)
-                break;
-        }
-        if (got < 0)
-            return 2;
-        if (!got)
-            return plot_error(true, "unknown option '%s'", arg);
-        switch (k) {
-        case 0: o->x = val; break;
-        case 1: o->y = val; break;
-        case 2: o->by = val; break;
-        case 3: where[o->nwhere++] = val; break;
-        case 4: o->title = val; break;
-        case 5: o->xlabel = val; break;
-        case 6: o->ylabel = val; break;
-        default: a->out = val; break;
-        }
-    }
-    if (!a->csv)
-        return plot_error(true, "missing the results file (mppnet plot RESULTS.csv)");
-    return 0;
+    mpp_err_prefix(err, "plot");
+    return mpp_args_fail(err);
 }
 
 /* Split path into a directory (malloc'd; "." when there is none) and its
@@ -1106,14 +1065,13 @@ static char *split_path(const char *path, const char **base)
 
 int mpp_plot_main(int argc, char **argv)
 {
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(mpp_plot_help, stdout);
-            return 0;
-        }
     plot_args a = {0};
     mpp_plot_options_init(&a.o);
-    const char **where = calloc((size_t)argc + 1, sizeof *where);
+    a.where = calloc((size_t)argc + 1, sizeof *a.where);
+    a.o.where = a.where;
+    mpp_args rest = {0, NULL};
+    bool done = false;
+    const char *csv = NULL;
     mpp_plot_table *t = NULL;
     mpp_plot *p = NULL;
     char *dir = NULL;
@@ -1125,27 +1083,41 @@ int mpp_plot_main(int argc, char **argv)
     mpp_err err;
     mpp_err_clear(&err);
     int status;
-    if (!where) {
-        status = plot_error(false, "out of memory");
+    if (!a.where) {
+        status = plot_nomem();
         goto out;
     }
-    if ((status = parse_args(argc, argv, &a, where)))
+    status = mpp_args_parse("plot", argc, argv, plot_options, mpp_plot_help, plot_opt, &a, &rest,
+                            &done);
+    if (status || done)
         goto out;
-    if (mpp_plot_table_read(a.csv, &t, &err)) {
-        status = plot_error(false, "%s", err.msg);
+    if (rest.n > 1) {
+        status = mpp_args_usage("plot", "too many arguments ('%s')", rest.v[1]);
+        goto out;
+    }
+    if (!rest.n) {
+        status = mpp_args_usage("plot", "missing the results file (mppnet plot RESULTS.csv)");
+        goto out;
+    }
+    csv = rest.v[0];
+    if (mpp_plot_table_read(csv, &t, &err)) {
+        status = plot_fail(&err);
         goto out;
     }
     if (mpp_plot_create(t, &a.o, &p, &err)) {
         if (!strncmp(err.msg, UNKNOWN_COLUMN, strlen(UNKNOWN_COLUMN))) {
+            /* a column the command line named: a usage error, with every
+             * valid name (longer than an mpp_err holds) */
             mpp_sb cols;
             mpp_sb_init(&cols);
             for (size_t c = 0; c < t->ncols; c++)
                 mpp_sb_printf(&cols, "%s%s", c ? ", " : "", head(t, c));
-            status = plot_error(false, "%s in %s; valid columns: %s", err.msg, a.csv,
-                                mpp_sb_ok(&cols) ? cols.s : "?");
+            status = mpp_args_usage("plot", "%s in %s; valid columns: %s", err.msg, csv,
+                                    mpp_sb_ok(&cols) ? cols.s : "?");
             mpp_sb_free(&cols);
         } else {
-            status = plot_error(false, "%s: %s", a.csv, err.msg);
+            mpp_err_prefix(&err, "%s", csv);
+            status = plot_fail(&err);
         }
         goto out;
     }
@@ -1155,7 +1127,7 @@ int mpp_plot_main(int argc, char **argv)
     if (a.out) {
         mpp_sb_add(&outpath, a.out);
     } else {
-        char *csvdir = split_path(a.csv, &base);
+        char *csvdir = split_path(csv, &base);
         if (csvdir && strcmp(csvdir, "."))
             mpp_sb_printf(&outpath, "%s/", csvdir);
         if (!csvdir)
@@ -1165,11 +1137,11 @@ int mpp_plot_main(int argc, char **argv)
     }
     dir = mpp_sb_ok(&outpath) ? split_path(outpath.s, &base) : NULL;
     if (!dir) {
-        status = plot_error(false, "out of memory");
+        status = plot_nomem();
         goto out;
     }
     if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
-        status = plot_error(true, "-o needs a file name, not '%s'", outpath.s);
+        status = mpp_args_usage("plot", "-o needs a file name, not '%s'", outpath.s);
         goto out;
     }
     size_t stem = strlen(base);
@@ -1181,22 +1153,22 @@ int mpp_plot_main(int argc, char **argv)
     /* Write the data, then the script (each atomically). */
     mpp_plot_data(p, &text);
     if (!mpp_sb_ok(&gp) || !mpp_sb_ok(&dat) || !mpp_sb_ok(&text)) {
-        status = plot_error(false, "out of memory");
+        status = plot_nomem();
         goto out;
     }
     if ((strcmp(dir, ".") && mpp_output_mkdir_p(dir, &err)) ||
         mpp_output_write_atomic(dir, dat.s, text.s, text.len, &err)) {
-        status = plot_error(false, "%s", err.msg);
+        status = plot_fail(&err);
         goto out;
     }
     mpp_sb_reset(&text);
     mpp_plot_script(p, base, dat.s, &text);
     if (!mpp_sb_ok(&text)) {
-        status = plot_error(false, "out of memory");
+        status = plot_nomem();
         goto out;
     }
     if (mpp_output_write_atomic(dir, gp.s, text.s, text.len, &err)) {
-        status = plot_error(false, "%s", err.msg);
+        status = plot_fail(&err);
         goto out;
     }
     const char *sep = strcmp(dir, ".") ? "/" : "";
@@ -1213,18 +1185,22 @@ int mpp_plot_main(int argc, char **argv)
         status = 0;
     } else {
         mpp_err gerr;
-        status = mpp_output_gnuplot(dir, gp.s, base, false, &gerr) ? 1 : 0;
-        if (status)
-            fprintf(stderr, "mppnet: plot: %s\n", gerr.msg);
-        if (!status)
+        mpp_err_clear(&gerr);
+        if (mpp_output_gnuplot(dir, gp.s, base, false, &gerr)) {
+            plot_fail(&gerr);
+            status = 1; /* gnuplot failed, whatever the cause */
+        } else {
             printf("%s%s%s\n", shown, sep, base);
+            status = 0;
+        }
     }
     if (fflush(stdout) != 0 && !status)
         status = 2;
 out:
+    mpp_args_free(&rest);
     mpp_plot_destroy(p);
     mpp_plot_table_free(t);
-    free(where);
+    free(a.where);
     free(dir);
     mpp_sb_free(&outpath);
     mpp_sb_free(&gp);

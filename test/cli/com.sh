@@ -109,7 +109,7 @@ bad bad_missing '^mppnet: cannot read nosuch\.mtx' com info nosuch.mtx
 pass "bad files"
 
 # Bad usage: exit 2, nothing written.
-bad use_d "--d '16': expected an integer 0\.\.n-1 = 0\.\.15" \
+bad use_d "--d needs a whole number from 0 to 15, not '16'" \
     com gen --gen random-regular --n 16 --d 16 -o u.mtx
 bad use_gen "unknown generator 'nope'" com gen --gen nope --n 4 --d 1 -o u.mtx
 bad use_out "missing the output file" com gen --gen random-regular --n 4 --d 1
