@@ -828,6 +828,8 @@ void mpp_net_report(const mpp_net *n, mpp_sb *sb, uint32_t max_lines)
 bool mpp_srcq_push(mpp_srcq *q, const mpp_src_entry *e)
 {
     if (q->count == q->cap) {
+        if (q->cap >= (1u << 31))
+            return false; /* the capacity would wrap */
         uint32_t cap = q->cap ? q->cap * 2 : 16;
         mpp_src_entry *ne = malloc((size_t)cap * sizeof *ne);
         if (!ne)

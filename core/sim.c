@@ -108,6 +108,7 @@ struct mpp_sim {
     uint64_t outstanding;  /* packets queued by mpp_sim_send, not delivered */
     uint64_t packets_delivered;
     bool oom;
+    bool overfull;         /* a packet found MPP_SIM_MAX_QUEUED packets queued */
     mpp_sim_result res;
     mpp_sb report;
 };
@@ -230,8 +231,12 @@ int mpp_sim_send(mpp_sim *s, uint32_t src, uint32_t dst, uint32_t flits, uint64_
                            s->net.B);
     mpp_src_entry e = {.created = s->net.cycle, .tag = tag, .dst = dst, .flits = flits,
                        .mclass = 0, .measured = 1};
-    if (!enqueue(s, src, &e))
+    if (!enqueue(s, src, &e)) {
+        if (s->overfull)
+            return mpp_err_set(err, MPP_EINVAL, "more than %u packets in the source queues",
+                               MPP_SIM_MAX_QUEUED);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
     s->measured_created++;
     s->created_flits += flits;
     s->outstanding++;
@@ -304,6 +309,18 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
                                  p, k, (unsigned long long)op->bytes,
                                  (unsigned long long)mpp_packet_count(&s->pk, op->bytes),
                                  s->pk.payload_bytes, (unsigned long long)MPP_MSG_MAX_PACKETS);
+                break;
+            }
+            if (sends && s->cfg.net.nic != MPP_NIC_MODEL &&
+                mpp_packet_count(&s->pk, op->bytes) > MPP_SIM_MAX_QUEUED) {
+                rc = mpp_err_set(err, MPP_EINVAL,
+                                 "program of node %u, operation %u: a message of %llu bytes is "
+                                 "%llu packets, more than the %u the unbounded send FIFO of "
+                                 "nic: ideal may hold (use nic: model, whose send FIFO the "
+                                 "processor fills as it drains)",
+                                 p, k, (unsigned long long)op->bytes,
+                                 (unsigned long long)mpp_packet_count(&s->pk, op->bytes),
+                                 MPP_SIM_MAX_QUEUED);
                 break;
             }
             if (op->code == MPP_OP_COMPUTE && op->bytes > MPP_OP_MAX_COMPUTE) {
@@ -469,6 +486,10 @@ static inline void node_activate(mpp_sim *s, uint32_t node)
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
 {
     mpp_srcq *q = &s->srcq[(size_t)src * s->MC + e->mclass];
+    if (s->queued >= MPP_SIM_MAX_QUEUED) {
+        s->overfull = true;
+        return false;
+    }
     if (!mpp_srcq_push(q, e)) {
         s->oom = true;
         return false;
@@ -556,6 +577,13 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
     }
     if (s->open)
         generate(s);
+    if (s->overfull)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "cycle %llu: %u packets wait in the source queues, the most a run may "
+                           "hold: the load offered exceeds what the network delivers for too "
+                           "long, or a message was written at once into an unbounded send FIFO "
+                           "(nic: ideal); lower the rate, shorten the run or use nic: model",
+                           (unsigned long long)n->cycle, MPP_SIM_MAX_QUEUED);
     if (s->oom)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory growing a source queue at cycle %llu",
                            (unsigned long long)n->cycle);

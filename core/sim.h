@@ -146,6 +146,12 @@ void mpp_sim_message_get(const mpp_sim *s, size_t i, mpp_message_record *out);
  * NULL when run.record_matrix was off. */
 const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s);
 
+/* The most packets all source queues (send FIFOs) may hold at once: 2^25
+ * entries of 32 bytes, 1 GiB. An open-loop run far past saturation, or a
+ * message written at once into an unbounded (nic: ideal) send FIFO, stops
+ * with MPP_EINVAL instead of taking the machine's memory (docs/config.md). */
+#define MPP_SIM_MAX_QUEUED (1u << 25)
+
 /* --- invariants ------------------------------------------------------------------ */
 
 /* Check the engine's invariants: for every VC credits + occupancy + flits

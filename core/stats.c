@@ -1,6 +1,7 @@
-/* core/stats.c — exact histograms (see stats.h) and the table of result
+/* core/stats.c — latency histograms (see stats.h) and the table of result
  * columns that every writer (CSV, JSON, summary) walks in the same order.
- * Invariant: sum of count[] == n, and count[max] > 0 when n > 0. */
+ * Invariant: sum of count[] and of every octave's buckets == n, and the
+ * maximum's count or bucket is > 0 when n > 0. */
 #include "core/stats.h"
 
 #include <math.h>
@@ -15,25 +16,40 @@ void mpp_hist_init(mpp_hist *h) { memset(h, 0, sizeof *h); }
 void mpp_hist_free(mpp_hist *h)
 {
     free(h->count);
+    for (int e = 0; e < 64 - MPP_HIST_EXACT_BITS; e++)
+        free(h->octave[e]);
     mpp_hist_init(h);
 }
 
+/* The power of two at or below v (v > 0). */
+static int log2_floor(uint64_t v) { return 63 - __builtin_clzll(v); }
+
 void mpp_hist_add(mpp_hist *h, uint64_t v)
 {
-    if (v >= h->cap) {
-        uint64_t cap = h->cap ? h->cap : 256;
-        while (cap <= v)
-            cap *= 2;
-        uint64_t *p = realloc(h->count, cap * sizeof *p);
-        if (!p) {
+    if (v >= MPP_HIST_EXACT) {
+        int e = log2_floor(v);
+        uint64_t **oct = &h->octave[e - MPP_HIST_EXACT_BITS];
+        if (!*oct && !(*oct = calloc((size_t)1 << MPP_HIST_SUB_BITS, sizeof **oct))) {
             h->failed = true;
             return;
         }
-        memset(p + h->cap, 0, (cap - h->cap) * sizeof *p);
-        h->count = p;
-        h->cap = cap;
+        (*oct)[(v >> (e - MPP_HIST_SUB_BITS)) & ((UINT64_C(1) << MPP_HIST_SUB_BITS) - 1)]++;
+    } else {
+        if (v >= h->cap) {
+            uint64_t cap = h->cap ? h->cap : 256;
+            while (cap <= v)
+                cap *= 2;
+            uint64_t *p = realloc(h->count, cap * sizeof *p);
+            if (!p) {
+                h->failed = true;
+                return;
+            }
+            memset(p + h->cap, 0, (cap - h->cap) * sizeof *p);
+            h->count = p;
+            h->cap = cap;
+        }
+        h->count[v]++;
     }
-    h->count[v]++;
     h->n++;
     h->sum += (long double)v;
     if (v > h->max)
@@ -53,10 +69,23 @@ uint64_t mpp_hist_quantile(const mpp_hist *h, double q)
     if (need < 1)
         need = 1;
     uint64_t acc = 0;
-    for (uint64_t v = 0; v <= h->max; v++) {
+    for (uint64_t v = 0; v < h->cap && v <= h->max; v++) {
         acc += h->count[v];
         if (acc >= need)
             return v;
+    }
+    for (int e = MPP_HIST_EXACT_BITS; e < 64; e++) {
+        const uint64_t *oct = h->octave[e - MPP_HIST_EXACT_BITS];
+        if (!oct)
+            continue;
+        for (uint64_t k = 0; k < (UINT64_C(1) << MPP_HIST_SUB_BITS); k++) {
+            acc += oct[k];
+            if (acc >= need) {
+                if (acc == h->n) /* the maximum's bucket */
+                    return h->max;
+                return (UINT64_C(1) << e) + (k << (e - MPP_HIST_SUB_BITS));
+            }
+        }
     }
     return h->max;
 }

@@ -25,6 +25,27 @@ int main(void)
     CHECK(fabs(mpp_hist_mean(&h) - (5050.0 + 100000.0) / 101.0) < 1e-9);
     mpp_hist_free(&h);
 
+    /* beyond MPP_HIST_EXACT: buckets of 2^-16 of the value, bounded memory,
+     * exact mean and maximum, percentiles at the lower end of a bucket */
+    mpp_hist_init(&h);
+    const uint64_t big = (UINT64_C(1) << 40) + 12345;
+    for (int k = 0; k < 10; k++)
+        mpp_hist_add(&h, 7);
+    for (int k = 0; k < 10; k++)
+        mpp_hist_add(&h, big + (uint64_t)k);
+    mpp_hist_add(&h, UINT64_MAX - 1);
+    CHECK(!h.failed && h.cap <= 256);
+    CHECK(mpp_hist_quantile(&h, 0.4) == 7);
+    uint64_t q = mpp_hist_quantile(&h, 0.9);
+    CHECKF(q <= big && big - q < (UINT64_C(1) << 24), "%llu", (unsigned long long)q);
+    CHECK(mpp_hist_quantile(&h, 1.0) == UINT64_MAX - 1);
+    CHECK(h.max == UINT64_MAX - 1);
+    uint64_t pow2 = MPP_HIST_EXACT;
+    mpp_hist_add(&h, pow2 - 1); /* the last exact value */
+    mpp_hist_add(&h, pow2);     /* the first bucketed one */
+    CHECK(h.n == 23);
+    mpp_hist_free(&h);
+
     /* every result field is named once and lies inside the struct */
     for (size_t i = 0; i < mpp_result_nfields; i++) {
         CHECK(mpp_result_fields[i].offset < sizeof(mpp_sim_result));

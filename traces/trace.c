@@ -115,7 +115,7 @@ static int nodes_line(mpp_lines *r, const char *v, bool *have, uint32_t *nodes)
 {
     uint64_t x;
     if (*have || !parse_u64(v, &x) || x == 0 || x > (1u << 24))
-        return mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, N >= 1");
+        return mpp_lines_error(r, mpp_lines_number(r), "expected `nodes N` once, 1 <= N <= 16777216");
     *nodes = (uint32_t)x;
     *have = true;
     return 0;
@@ -178,8 +178,8 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
         int nf = fields(s, f, 5);
         if (nf != 5) {
             rc = mpp_lines_error(r, mpp_lines_number(r),
-                                 "expected 5 fields `issue src dst bytes tag`, got %d",
-                                 nf > 5 ? 6 : nf);
+                                 "expected 5 fields `issue src dst bytes tag`, got %s%d",
+                                 nf > 5 ? "more than " : "", nf > 5 ? 5 : nf);
             goto fail;
         }
         mpp_msg_trace_entry e;
@@ -293,8 +293,8 @@ int mpp_op_trace_read(const char *path, mpp_op_trace *t, mpp_err *err)
         if (nf != 8) {
             rc = mpp_lines_error(r, mpp_lines_number(r),
                                  "expected 8 fields `node cycle op peer peer2 tag bytes "
-                                 "paradigm`, got %d",
-                                 nf > 8 ? 9 : nf);
+                                 "paradigm`, got %s%d",
+                                 nf > 8 ? "more than " : "", nf > 8 ? 8 : nf);
             goto fail;
         }
         mpp_op_trace_entry e;

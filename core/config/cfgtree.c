@@ -971,9 +971,9 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
 static void found(const mpp_cfgnode *n, char *buf, size_t size)
 {
     if (n->kind == MPP_CFG_MAP)
-        snprintf(buf, size, "a mapping");
+        snprintf(buf, size, "a mapping of %zu key%s", n->n, n->n == 1 ? "" : "s");
     else if (n->kind == MPP_CFG_SEQ)
-        snprintf(buf, size, "a list");
+        snprintf(buf, size, "a list of %zu item%s", n->n, n->n == 1 ? "" : "s");
     else if (!n->text[0])
         snprintf(buf, size, "an empty value");
     else if (strlen(n->text) > 60)
