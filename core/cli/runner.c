@@ -526,15 +526,19 @@ static int store_put(const store *st, size_t i, uint64_t hash, const mpp_output_
     return rc;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* --resume: read every record of st into runs[] (done set); a record whose
  * run has another config hash in e makes it refuse, naming those runs. */
 static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *runs,
                      size_t nruns, size_t *found, mpp_err *err)
 {
     *found = 0;
-    mpp_sb changed;
-    mpp_sb_init(&changed);
-    size_t nchanged = 0;
+    size_t nchanged = 0, *changed = NULL, capc = 0;
     DIR *dh = opendir(st->sub);
     if (!dh)
         return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(errno));
@@ -566,9 +570,17 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
             break;
         }
         if (run != idx || idx >= nruns || hash != mpp_experiment_hash(e, (size_t)idx)) {
-            if (nchanged++ < 12)
-                mpp_sb_printf(&changed, "%s%llu", nchanged > 1 ? ", " : "", idx);
             mpp_output_run_free(&r);
+            if (nchanged == capc) {
+                capc = capc ? 2 * capc : 16;
+                size_t *g = realloc(changed, capc * sizeof *g);
+                if (!g) {
+                    rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+                    break;
+                }
+                changed = g;
+            }
+            changed[nchanged++] = (size_t)idx;
             continue;
         }
         mpp_output_run_free(&runs[idx]);
@@ -576,14 +588,22 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
         ++*found;
     }
     closedir(dh);
-    if (!rc && nchanged)
+    if (!rc && nchanged) {
+        qsort(changed, nchanged, sizeof *changed, cmp_size);
+        mpp_sb list;
+        mpp_sb_init(&list);
+        for (size_t k = 0; k < nchanged && k < 12; k++)
+            mpp_sb_printf(&list, "%s%zu", k ? ", " : "", changed[k]);
         rc = mpp_err_set(err, MPP_EINVAL,
                          "the experiment differs from the one %s was run with: %zu finished "
                          "run%s (%s%s) %s another configuration now (a changed config_hash); "
                          "resume with the same experiment, or run it into another folder",
-                         st->dir, nchanged, nchanged == 1 ? "" : "s", changed.s,
-                         nchanged > 12 ? ", ..." : "", nchanged == 1 ? "has" : "have");
-    mpp_sb_free(&changed);
+                         st->dir, nchanged, nchanged == 1 ? "" : "s",
+                         mpp_sb_ok(&list) ? list.s : "", nchanged > 12 ? ", ..." : "",
+                         nchanged == 1 ? "has" : "have");
+        mpp_sb_free(&list);
+    }
+    free(changed);
     return rc;
 }
 

@@ -118,7 +118,7 @@ static const char *const top_keys[] = {"mppnet", "name",  "description", "machin
 
 
 /* More runs than this is surely a mistake in the sweep. */
-#define MAX_RUNS 1000000u
+#define MAX_RUNS 20000u /* every run holds its resolved configuration (about 7 KB) */
 
 /* --------------------------------------------------------- the experiment */
 
