@@ -15,16 +15,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "algorithms/phases.h"
 #include "core/base/rng.h"
-
-static double ac_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
 
 /* Fisher-Yates shuffle of m[0 .. len). */
 static void shuffle_msgs(mpp_rng *rng, mpp_sched_msg *m, uint32_t len)
@@ -40,7 +33,7 @@ static void shuffle_msgs(mpp_rng *rng, mpp_sched_msg *m, uint32_t len)
 static int ac_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                        mpp_err *err)
 {
-    double t0 = ac_now_us();
+    double t0 = mpp_phases_now_us();
     memset(out, 0, sizeof *out);
     if (com->nnz) {
         out->msgs = malloc((size_t)com->nnz * sizeof *out->msgs);
@@ -60,7 +53,7 @@ static int ac_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
         k = end;
     }
     out->steps = com->nnz;
-    out->host_us = ac_now_us() - t0;
+    out->host_us = mpp_phases_now_us() - t0;
     return 0;
 }
 

@@ -6,16 +6,12 @@
  * anything but host_us, so a schedule stays a pure function of (COM, seed). */
 #include "algorithms/phases.h"
 
+#include "core/base/file.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-double mpp_phases_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
+double mpp_phases_now_us(void) { return mpp_host_seconds() * 1e6; }
 
 int mpp_phases_alloc(mpp_schedule *out, uint32_t nnz)
 {

@@ -54,8 +54,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "algorithms/phases.h"
 #include "core/base/rng.h"
 
 enum { CUT_NONE, CUT_MIN, CUT_MEDIAN, CUT_MEAN, CUT_FRACTION };
@@ -107,13 +107,6 @@ typedef struct rs_nh_state {
     uint32_t *sendleft; /* [n] unfinished entries per sender */
     uint32_t *recvleft; /* [n] unfinished entries per receiver */
 } rs_nh_state;
-
-static double rs_nh_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
 
 /* Item a comes before item b in a max-heap. */
 static int above(const item *it, uint32_t a, uint32_t b)
@@ -298,7 +291,7 @@ nomem:
 static int rs_nh_schedule(const mpp_com *com, const void *cfgp, uint64_t seed, mpp_schedule *out,
                           mpp_err *err)
 {
-    double t0 = rs_nh_now_us();
+    double t0 = mpp_phases_now_us();
     rs_nh_cfg defaults = {RS_NH_DEFAULT_CUTOFF, RS_NH_DEFAULT_FACTOR, RS_NH_DEFAULT_SLACK};
     const rs_nh_cfg *cfg = cfgp ? cfgp : &defaults;
     memset(out, 0, sizeof *out);
@@ -340,7 +333,7 @@ static int rs_nh_schedule(const mpp_com *com, const void *cfgp, uint64_t seed, m
         heap_push(st.items, st.heap + st.rowstart[r], &st.hlen[r], e);
     }
     rc = run_phases(&st, cfg, &rng, out, err);
-    out->host_us = rs_nh_now_us() - t0;
+    out->host_us = mpp_phases_now_us() - t0;
 done:
     if (rc)
         mpp_schedule_free(out);

@@ -50,8 +50,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/base/file.h"
 #include "core/base/strbuf.h"
 #include "core/network.h"
 #include "core/node.h"
@@ -716,8 +716,7 @@ static bool idle(const mpp_sim *s)
 
 int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = mpp_host_seconds();
     int rc = 0;
     if (s->open) {
         uint64_t end = s->wend;
@@ -751,8 +750,7 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
         }
     }
     finish(s);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    s->res.wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    s->res.wall_seconds = mpp_host_seconds() - t0;
     if (progress && rc == 0)
         progress(ud, s->net.cycle, s->net.cycle);
     return rc;

@@ -131,7 +131,8 @@ static void test_errors(void)
     parse_fails("? [1, 2]\n: 3\n", "t.yaml:1:3: a mapping key must be a plain scalar", __LINE__);
     parse_fails("a: \"unterminated\n", "t.yaml:", __LINE__);
     parse_fails("a: \t- x\n\"", "t.yaml:", __LINE__);
-    parse_fails("a: \xff\xfe\n", "t.yaml: byte", __LINE__);
+    parse_fails("a: \xff\xfe\n", "t.yaml:1:4: invalid leading UTF-8 octet (byte 0xff)", __LINE__);
+    parse_fails("a: 1\nb: x\x01\n", "t.yaml:2:5: control characters", __LINE__);
 
     /* Deep nesting is refused, not a stack overflow. */
     char deep[400];

@@ -490,13 +490,32 @@ static void test_bad_files(void)
         expect_bad(name, p, MPP_EFORMAT, k == 0 ? 1 : -1, "truncated gzip");
         snprintf(name, sizeof name, "%s_cut4.mtx.gz", sizes[k]);
         write_file(tpath(p, sizeof p, name), b, len - 4);
-        expect_bad(name, p, MPP_EFORMAT, k == 0 ? 1 : -1, "gzip");
+        expect_bad(name, p, MPP_EFORMAT, -1, "truncated gzip"); /* found after the text */
         /* A flipped byte in the CRC: corrupt. */
         b[len - 6] ^= 0x55;
         snprintf(name, sizeof name, "%s_crc.mtx.gz", sizes[k]);
         write_file(tpath(p, sizeof p, name), b, len);
         expect_bad(name, p, MPP_EFORMAT, k == 0 ? 1 : -1, "corrupt gzip");
         b[len - 6] ^= 0x55;
+        /* Bytes after the gzip stream: an error, not ignored; a second
+         * member is read (gzip -c a b > c). */
+        unsigned char *t = malloc(2 * len + 8);
+        CHECK(t != NULL);
+        if (t) {
+            memcpy(t, b, len);
+            memcpy(t + len, "garbage\n", 8);
+            snprintf(name, sizeof name, "%s_trail.mtx.gz", sizes[k]);
+            write_file(tpath(p, sizeof p, name), t, len + 8);
+            expect_bad(name, p, MPP_EFORMAT, -1, "data after the end of the gzip stream");
+            memcpy(t + len, b, len);
+            snprintf(name, sizeof name, "%s_two.mtx.gz", sizes[k]);
+            write_file(tpath(p, sizeof p, name), t, 2 * len);
+            mpp_com_seq two;
+            CHECKF(mpp_com_read(p, &two, &err) == 0 && two.count == 2, "%s: %s", name, err.msg);
+            if (two.count)
+                mpp_com_seq_free(&two);
+            free(t);
+        }
         /* Garbage in the deflate data. */
         for (size_t i = 12; i < 30; i++)
             b[i] ^= 0xa5;

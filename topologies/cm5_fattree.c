@@ -70,9 +70,12 @@
  *      group of 4: node -> level-1 router -> node). */
 #include "topologies/topology.h"
 
+#include "core/base/units.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Largest supported node count (4^10); the shape limits below keep the
  * arrays well inside 32-bit port numbers. */
@@ -107,12 +110,12 @@ typedef struct ft_level {
 
 static int ft_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
-    unsigned long n;
-    char extra;
-    if (sscanf(args, "%lu%c", &n, &extra) != 1)
+    uint64_t n;
+    if (!mpp_units_u64(args, strlen(args), &n))
         return mpp_err_set(err, MPP_EINVAL,
-                           "cm5-fattree:%s: expected cm5-fattree:NODES, e.g. cm5-fattree:32", args);
-    mpp_sb_printf(out, "nodes=%lu\n", n);
+                           "cm5-fattree:%.40s: expected cm5-fattree:NODES, e.g. cm5-fattree:32",
+                           args);
+    mpp_sb_printf(out, "nodes=%llu\n", (unsigned long long)n);
     return 0;
 }
 

@@ -6,9 +6,12 @@
  * injection and one ejection channel. */
 #include "topologies/topology.h"
 
+#include "core/base/units.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct hcube_cfg {
     uint32_t dim;
@@ -24,13 +27,13 @@ static const mpp_param hcube_params[] = {
 
 static int hcube_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
-    unsigned long d;
-    char extra;
-    if (sscanf(args, "%lu%c", &d, &extra) != 1)
+    uint64_t d;
+    if (!mpp_units_u64(args, strlen(args), &d))
         return mpp_err_set(err, MPP_EINVAL,
-                           "hypercube:%s: expected hypercube:DIM (2^DIM nodes), e.g. hypercube:6",
+                           "hypercube:%.40s: expected hypercube:DIM (2^DIM nodes), e.g. "
+                           "hypercube:6",
                            args);
-    mpp_sb_printf(out, "dim=%lu\n", d);
+    mpp_sb_printf(out, "dim=%llu\n", (unsigned long long)d);
     return 0;
 }
 

@@ -6,9 +6,12 @@
  * dims[0] = cols (X extent), dims[1] = rows (Y extent). */
 #include "topologies/topology.h"
 
+#include "core/base/units.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct mesh_cfg {
     uint32_t rows, cols;
@@ -21,11 +24,13 @@ static const mpp_param mesh_params[] = {
 
 static int mesh_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
-    unsigned long r, c;
-    char x, extra;
-    if (sscanf(args, "%lu%c%lu%c", &r, &x, &c, &extra) != 3 || (x != 'x' && x != 'X'))
-        return mpp_err_set(err, MPP_EINVAL, "mesh:%s: expected mesh:ROWSxCOLS, e.g. mesh:8x8", args);
-    mpp_sb_printf(out, "rows=%lu\ncols=%lu\n", r, c);
+    uint64_t r, c;
+    size_t x = strcspn(args, "xX");
+    if (!args[x] || !mpp_units_u64(args, x, &r) ||
+        !mpp_units_u64(args + x + 1, strlen(args + x + 1), &c))
+        return mpp_err_set(err, MPP_EINVAL, "mesh:%.40s: expected mesh:ROWSxCOLS, e.g. mesh:8x8",
+                           args);
+    mpp_sb_printf(out, "rows=%llu\ncols=%llu\n", (unsigned long long)r, (unsigned long long)c);
     return 0;
 }
 

@@ -177,8 +177,11 @@ static int gen_pattern(mpp_com *m, uint32_t n, uint32_t d, uint64_t msg_unit, ui
     if (d >= n)
         return mpp_err_set(err, MPP_EINVAL, "d = %u: expected 0..n-1 = 0..%u (non-zeros per row "
                            "and column, the diagonal is zero)", d, n - 1);
-    if ((uint64_t)n * d > UINT32_MAX)
-        return mpp_err_set(err, MPP_EINVAL, "n x d = %u x %u: more than 2^32-1 entries", n, d);
+    if (n > MPP_COM_MAX_N || (uint64_t)n * d > MPP_COM_MAX_NNZ)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "n x d = %u x %u: a matrix may have at most %u processors and %u "
+                           "entries",
+                           n, d, MPP_COM_MAX_N, MPP_COM_MAX_NNZ);
     int rc = mpp_com_init(m, n, msg_unit, err);
     if (rc)
         return rc;

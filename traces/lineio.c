@@ -1,12 +1,15 @@
 /* traces/lineio.c — the line reader of the file formats in traces/ (see
- * lineio.h): zlib's gzFile reads plain and gzip files alike.
+ * lineio.h): plain files are read as they are; a file that starts with the
+ * gzip magic bytes is inflated with zlib, member after member.
  *
  * A reader holds the file and a buffer buf[0, cap) whose bytes
  * buf[start, end) are read but not yet returned. mpp_lines_next() looks for
  * the next '\n' there; when there is none, fill() compacts the buffer and
- * gzreads more. Every gzread is followed by gzerror, so corrupt and
- * truncated gzip data are errors as soon as zlib sees them (never silently
- * short input), reported at the line being read.
+ * reads more (raw bytes from the file go through raw[0, CHUNK) and zlib's
+ * stream). Corrupt and truncated gzip data, and bytes after the last gzip
+ * member that do not start another one, are errors as soon as they are
+ * seen (never silently short or ignored input), reported at the line being
+ * read.
  *
  * Invariants:
  *   1. buf[start, start + scanned) holds no '\n' and no NUL: the bytes of the
@@ -22,9 +25,11 @@
 #include "traces/lineio.h"
 
 #include "core/base/file.h"
+#include "core/base/units.h"
 #include "core/base/strbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -35,24 +40,99 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CHUNK 65536           /* bytes per gzread, and zlib's buffer */
+#define CHUNK 65536           /* bytes per read() of the file */
 #define FIRST_LINE 4096       /* initial room for a line without a limit */
-#define MAX_READ (1u << 30)   /* largest gzread (its count is an int) */
+#define MAX_READ (1u << 30)   /* most text per fill (zlib's counts are 32-bit) */
 #define DEFLATE_RATIO 1032    /* deflate's largest expansion (zlib's technical notes) */
 
 struct mpp_lines {
     size_t max_len;           /* longest line accepted; 0: any */
     mpp_err *err;             /* where errors go (may be NULL) */
-    gzFile gz;
+    int fd;
+    bool gzip;                /* the file starts with the gzip magic bytes */
+    bool zinit;               /* zs is initialised */
+    bool member_end;          /* inflate ended a gzip member */
+    bool raw_eof;             /* read() returned 0 */
+    z_stream zs;              /* its next_in/avail_in: unconsumed bytes of raw */
+    unsigned char *raw;       /* [CHUNK] bytes read from the file */
+    uint64_t raw_read;        /* bytes read from the file so far */
     char *buf;                /* [cap] */
     size_t cap, start, end;   /* unreturned bytes buf[start, end) */
     size_t scanned;           /* invariant 1 */
-    int eof;                  /* gzread returned 0 */
+    int eof;                  /* no more text */
     uint64_t line;            /* number of the last line returned */
     uint64_t size;            /* the file's size in bytes */
     uint64_t total;           /* bytes of text read so far */
     char path[];              /* copy of the path */
 };
+
+/* Read more of the file into raw when zlib's input is used up. */
+static int read_raw(mpp_lines *r)
+{
+    if (r->zs.avail_in || r->raw_eof)
+        return 0;
+    ssize_t n;
+    do
+        n = read(r->fd, r->raw, CHUNK);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path, strerror(errno));
+    if (n == 0)
+        r->raw_eof = true;
+    r->zs.next_in = r->raw;
+    r->zs.avail_in = (uInt)n;
+    r->raw_read += (uint64_t)n;
+    return 0;
+}
+
+/* Up to room bytes of text into dst; *got = 0 only at the end. */
+static int get_text(mpp_lines *r, char *dst, size_t room, size_t *got)
+{
+    *got = 0;
+    int rc;
+    if (!r->gzip) {
+        if ((rc = read_raw(r)))
+            return rc;
+        size_t n = r->zs.avail_in < room ? r->zs.avail_in : room;
+        memcpy(dst, r->zs.next_in, n);
+        r->zs.next_in += n;
+        r->zs.avail_in -= (uInt)n;
+        *got = n;
+        return 0;
+    }
+    r->zs.next_out = (unsigned char *)dst;
+    r->zs.avail_out = (uInt)room;
+    for (;;) {
+        if ((rc = read_raw(r)))
+            return rc;
+        if (r->member_end) {
+            if (!r->zs.avail_in) /* the end of the file after a whole member */
+                return 0;
+            /* another member must follow (what gzip -c a b > c writes) */
+            if (r->zs.next_in[0] != 0x1f || (r->zs.avail_in > 1 && r->zs.next_in[1] != 0x8b))
+                return mpp_lines_error(r, r->line + 1,
+                                       "data after the end of the gzip stream (at byte %" PRIu64
+                                       " of the file): not one gzip file",
+                                       r->raw_read - r->zs.avail_in);
+            inflateReset(&r->zs);
+            r->member_end = false;
+        }
+        int zr = inflate(&r->zs, Z_NO_FLUSH);
+        *got = room - r->zs.avail_out;
+        if (zr == Z_STREAM_END)
+            r->member_end = true;
+        else if (zr == Z_MEM_ERROR)
+            return mpp_err_set(r->err, MPP_ENOMEM, "%s: out of memory", r->path);
+        else if (zr != Z_OK && zr != Z_BUF_ERROR)
+            return mpp_lines_error(r, r->line + 1, "corrupt gzip data (zlib: %s)",
+                                   r->zs.msg ? r->zs.msg : "invalid data");
+        if (*got)
+            return 0;
+        if (!r->member_end && r->raw_eof && !r->zs.avail_in)
+            return mpp_lines_error(r, r->line + 1, "truncated gzip data, expected the rest of "
+                                   "the compressed file");
+    }
+}
 
 int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *err)
 {
@@ -61,6 +141,7 @@ int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *e
     mpp_lines *r = calloc(1, sizeof *r + n + 1);
     if (!r)
         return mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
+    r->fd = -1;
     memcpy(r->path, path, n + 1);
     r->max_len = max_len < MAX_READ ? max_len : MAX_READ;
     r->err = err;
@@ -73,22 +154,45 @@ int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *e
         rc = mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
         goto fail;
     }
+    r->fd = fd;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        close(fd);
         rc = mpp_err_set(err, MPP_EIO, "cannot read %s: not a regular file (mppnet reads files, "
                                        "not devices, pipes or folders)",
                          path);
         goto fail;
     }
     r->size = (uint64_t)st.st_size;
-    errno = 0;
-    r->gz = gzdopen(fd, "rb");
-    if (!r->gz) {
-        close(fd);
-        rc = mpp_err_set(err, MPP_ENOMEM, "cannot read %s: out of memory", path);
+    r->fd = fd;
+    r->raw = malloc(CHUNK);
+    if (!r->raw) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
         goto fail;
     }
-    gzbuffer(r->gz, CHUNK);
+    /* gzip or plain: the first two bytes tell (a plain file of one byte is
+     * plain) */
+    while (r->zs.avail_in < 2 && !r->raw_eof) {
+        ssize_t k;
+        do
+            k = read(fd, r->raw + r->zs.avail_in, CHUNK - r->zs.avail_in);
+        while (k < 0 && errno == EINTR);
+        if (k < 0) {
+            rc = mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
+            goto fail;
+        }
+        if (k == 0)
+            r->raw_eof = true;
+        r->zs.avail_in += (uInt)k;
+        r->raw_read += (uint64_t)k;
+    }
+    r->zs.next_in = r->raw;
+    r->gzip = r->zs.avail_in >= 2 && r->raw[0] == 0x1f && r->raw[1] == 0x8b;
+    if (r->gzip) {
+        if (inflateInit2(&r->zs, 15 + 16) != Z_OK) { /* gzip wrapper only */
+            rc = mpp_err_set(err, MPP_ENOMEM, "cannot read %s: out of memory", path);
+            goto fail;
+        }
+        r->zinit = true;
+    }
     r->buf = malloc(r->cap);
     if (!r->buf) {
         rc = mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", path);
@@ -105,8 +209,11 @@ void mpp_lines_close(mpp_lines *r)
 {
     if (!r)
         return;
-    if (r->gz)
-        gzclose(r->gz);
+    if (r->zinit)
+        inflateEnd(&r->zs);
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->raw);
     free(r->buf);
     free(r);
 }
@@ -153,24 +260,13 @@ static int fill(mpp_lines *r)
         r->cap *= 2;
     }
     size_t room = r->cap - 1 - r->end;
-    errno = 0;
-    int n = gzread(r->gz, r->buf + r->end, (unsigned)(room < MAX_READ ? room : MAX_READ));
-    int zerr = Z_OK;
-    const char *zmsg = gzerror(r->gz, &zerr);
-    if (zerr == Z_ERRNO || (n < 0 && zerr == Z_OK))
-        return mpp_err_set(r->err, MPP_EIO, "cannot read %s: %s", r->path,
-                           errno ? strerror(errno) : "read error");
-    size_t plen = strlen(r->path);
-    if (zmsg && !strncmp(zmsg, r->path, plen) && !strncmp(zmsg + plen, ": ", 2))
-        zmsg += plen + 2; /* zlib names the file; the message does already */
-    if (zerr == Z_BUF_ERROR)
-        return mpp_lines_error(r, r->line + 1, "truncated gzip data (zlib: %s), expected the "
-                               "rest of the compressed file", zmsg);
-    if (zerr != Z_OK)
-        return mpp_lines_error(r, r->line + 1, "corrupt gzip data (zlib: %s)", zmsg);
+    size_t n;
+    int rc = get_text(r, r->buf + r->end, room < MAX_READ ? room : MAX_READ, &n);
+    if (rc)
+        return rc;
     if (n == 0)
         r->eof = 1;
-    r->end += (size_t)n;
+    r->end += n;
     r->total += (uint64_t)n;
     if (r->total > MPP_LINES_MAX_INPUT)
         return mpp_lines_error(r, r->line + 1,
@@ -183,15 +279,12 @@ uint64_t mpp_lines_capacity(const mpp_lines *r)
 {
     uint64_t buffered = r->end - r->start;
     uint64_t left = MPP_LINES_MAX_INPUT > r->total ? MPP_LINES_MAX_INPUT - r->total : 0;
-    uint64_t file;
-    if (gzdirect(r->gz)) {
-        z_off_t at = gzoffset(r->gz);
-        file = at >= 0 && (uint64_t)at < r->size ? r->size - (uint64_t)at : 0;
-    } else {
-        z_off_t at = gzoffset(r->gz);
-        uint64_t raw = at >= 0 && (uint64_t)at < r->size ? r->size - (uint64_t)at : 0;
+    uint64_t raw = r->size > r->raw_read ? r->size - r->raw_read : 0;
+    raw += r->zs.avail_in; /* read from the file, not yet used */
+    uint64_t file = raw;
+    if (r->gzip) {
         file = raw > UINT64_MAX / DEFLATE_RATIO ? UINT64_MAX : raw * DEFLATE_RATIO;
-        file += CHUNK; /* what zlib holds decompressed but not yet handed out */
+        file += CHUNK; /* what zlib may hold inflated but not yet handed out */
     }
     if (file > left)
         file = left;
@@ -299,17 +392,8 @@ int mpp_lines_write(const char *path, const mpp_sb *text, mpp_err *err)
 
 int mpp_lines_digits(const char *t, uint64_t *v)
 {
-    if (!*t)
-        return -1;
-    uint64_t x = 0;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9')
-            return -1;
-        unsigned d = (unsigned)(*t - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return -2;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return 0;
+    size_t n = strlen(t);
+    if (mpp_units_u64(t, n, v))
+        return 0;
+    return n && strspn(t, "0123456789") == n ? -2 : -1; /* too large, or not digits */
 }

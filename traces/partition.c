@@ -45,6 +45,7 @@
 #include <zlib.h>
 
 #include "core/base/strbuf.h"
+#include "core/base/units.h"
 #include "traces/lineio.h"
 
 #ifdef MPP_HAVE_METIS
@@ -121,10 +122,8 @@ static int next_u64(char **s, uint64_t max, uint64_t *v, char **tok)
 /* A token that strtod reads completely (a coordinate). */
 static int is_number(const char *t)
 {
-    char *end;
-    errno = 0;
-    (void)strtod(t, &end);
-    return end != t && !*end;
+    double v;
+    return mpp_units_double(t, &v);
 }
 
 /* Count the tokens of s without changing it. */

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "core/base/strbuf.h"
+#include "core/base/units.h"
 #include "core/schema.h"
 #include "core/sections.h"
 #include "traces/lineio.h"
@@ -97,18 +98,7 @@ static const char *header(char *s, const char *key)
     return s;
 }
 
-static bool parse_u64(const char *s, uint64_t *v)
-{
-    if (*s < '0' || *s > '9')
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *v = x;
-    return true;
-}
+static bool parse_u64(const char *s, uint64_t *v) { return mpp_units_u64(s, strlen(s), v); }
 
 /* The `nodes N` header line (once, 1 <= N <= 2^24). */
 static int nodes_line(mpp_lines *r, const char *v, bool *have, uint32_t *nodes)
@@ -183,11 +173,8 @@ int mpp_msg_trace_read(const char *path, mpp_msg_trace *t, mpp_err *err)
             goto fail;
         }
         mpp_msg_trace_entry e;
-        char *end;
-        errno = 0;
-        e.issue = strtod(f[0], &end);
         uint64_t a, b, c, d;
-        if (errno || *end || !(e.issue >= 0) || !isfinite(e.issue) || !parse_u64(f[1], &a) ||
+        if (!mpp_units_double(f[0], &e.issue) || !(e.issue >= 0) || !parse_u64(f[1], &a) ||
             !parse_u64(f[2], &b) || !parse_u64(f[3], &c) || !parse_u64(f[4], &d) ||
             d > UINT32_MAX) {
             rc = mpp_lines_error(r, mpp_lines_number(r),

@@ -37,6 +37,26 @@ void mpp_args_free(mpp_args *a)
     a->n = 0;
 }
 
+/* "unknown option '--x'", or "ambiguous option '--log' (--logx, --logy)"
+ * when it abbreviates several (getopt_long reports both as '?'). */
+static int unknown_long(const char *cmd, const char *a, const struct option *all)
+{
+    const char *name = a + 2;
+    size_t n = strcspn(name, "=");
+    char list[256] = "";
+    size_t len = 0;
+    int hits = 0;
+    for (const struct option *o = all; a[0] == '-' && a[1] == '-' && n && o->name; o++)
+        if (!strncmp(o->name, name, n) && len < sizeof list) {
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s--%s", hits ? ", " : "",
+                                    o->name);
+            hits++;
+        }
+    if (hits > 1)
+        return mpp_args_usage(cmd, "ambiguous option '%.*s' (%s)", (int)(n + 2), a, list);
+    return mpp_args_usage(cmd, "unknown option '%s'", a);
+}
+
 int mpp_args_parse(const char *cmd, int argc, char **argv, const struct option *opts,
                    const char *help, mpp_args_fn on_opt, void *ud, mpp_args *rest, bool *done)
 {
@@ -84,7 +104,7 @@ int mpp_args_parse(const char *cmd, int argc, char **argv, const struct option *
             else if (optopt && !(a[0] == '-' && a[1] == '-'))
                 rc = mpp_args_usage(cmd, "unknown option '-%c'", optopt);
             else
-                rc = mpp_args_usage(cmd, "unknown option '%s'", a);
+                rc = unknown_long(cmd, a, all);
             break;
         }
         if ((rc = on_opt(ud, c, optarg)))
@@ -121,16 +141,4 @@ bool mpp_args_is_override(const char *a)
 {
     const char *eq = strchr(a, '=');
     return a[0] != '-' && eq && eq != a;
-}
-
-bool mpp_args_selector(const char *spec, char *name, size_t size, const char **params)
-{
-    const char *colon = strchr(spec, ':');
-    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (n == 0 || n >= size)
-        return false;
-    memcpy(name, spec, n);
-    name[n] = '\0';
-    *params = colon ? colon + 1 : NULL;
-    return true;
 }

@@ -59,9 +59,4 @@ int mpp_args_double(const char *cmd, const char *opt, const char *text, double *
  * before the '='). */
 bool mpp_args_is_override(const char *a);
 
-/* Split a selector "NAME:k=v,k=v" (or "NAME") into name (at most size - 1
- * characters) and *params (the text after ':', or NULL). False when name is
- * empty or too long. The one parser of this form on the command line. */
-bool mpp_args_selector(const char *spec, char *name, size_t size, const char **params);
-
 #endif

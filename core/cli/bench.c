@@ -16,6 +16,7 @@
  *   2. Library code: nothing prints, nothing exits except the child's _exit.
  */
 #include "core/cli/bench.h"
+#include "core/base/file.h"
 #include "topologies/topology.h"
 #include "routers/routing.h"
 #include "algorithms/patterns.h"
@@ -29,7 +30,6 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/config/experiment.h"
@@ -153,13 +153,6 @@ typedef struct bench_msg {
     mpp_bench_report rep;
 } bench_msg;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The child's work: everything from the text to the report. */
 static void child_run(size_t i, bench_msg *m)
 {
@@ -180,9 +173,9 @@ static void child_run(size_t i, bench_msg *m)
         m->rc = m->err.code ? m->err.code : MPP_EINVAL;
         goto out;
     }
-    double t0 = now_seconds();
+    double t0 = mpp_host_seconds();
     m->rc = mpp_sim_run(s, NULL, NULL, &m->err);
-    double wall = now_seconds() - t0;
+    double wall = mpp_host_seconds() - t0;
     if (m->rc)
         goto out;
     const mpp_sim_result *r = mpp_sim_result_get(s);

@@ -57,7 +57,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/cli/bench.h"
@@ -362,7 +361,7 @@ static const struct option sim_options[] = {
     {"packet-flits", required_argument, NULL, 1005}, {"vcs", required_argument, NULL, 1006},
     {"buffer-flits", required_argument, NULL, 1007}, {"warmup", required_argument, NULL, 1008},
     {"cycles", required_argument, NULL, 1009},   {"seed", required_argument, NULL, 1010},
-    {"json", no_argument, NULL, 'J'},            {"quiet", no_argument, NULL, 'q'},
+    {"json", no_argument, NULL, 1011},           {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0},
 };
 
@@ -375,7 +374,7 @@ typedef struct sim_opts {
 static int sim_opt(void *ud, int code, const char *arg)
 {
     sim_opts *o = ud;
-    if (code == 'J') {
+    if (code == 1011) {
         o->json = true;
         return 0;
     }
@@ -635,15 +634,15 @@ typedef struct bench_opts {
 } bench_opts;
 
 static const struct option bench_options[] = {
-    {"json", no_argument, NULL, 'J'},
-    {"only", required_argument, NULL, 'O'},
+    {"json", no_argument, NULL, 1000}, /* long only: codes above 127 */
+    {"only", required_argument, NULL, 1001},
     {NULL, 0, NULL, 0},
 };
 
 static int bench_opt(void *ud, int code, const char *arg)
 {
     bench_opts *o = ud;
-    if (code == 'J') {
+    if (code == 1000) {
         o->json = true;
         return 0;
     }

@@ -67,7 +67,7 @@ static const char help_gen[] =
     "options:\n"
     "  --gen NAME         random-regular: every message is U units;\n"
     "                     random-nonuniform: sizes uniform in 1..32 units\n"
-    "  --n N              processors (rows and columns), 1..4294967295\n"
+    "  --n N              processors (rows and columns), 1..1048576\n"
     "  --d D              non-zeros per row and column, 0..N-1\n"
     "  --units U          message size of random-regular, in units (default 1)\n"
     "  --msg-unit B       bytes per unit, a size such as 64 or 2KiB (default 1)\n"
@@ -198,7 +198,7 @@ static int cmd_gen(int argc, char **argv)
         return mpp_args_usage(GEN, "--units applies to random-regular only (random-nonuniform "
                                    "draws sizes in 1..32 units)");
     uint64_t n, d, units = 1, msg_unit = 1, seed = 1, steps = 1;
-    if (mpp_args_u64(GEN, "--n", o.n, 1, UINT32_MAX, false, &n) ||
+    if (mpp_args_u64(GEN, "--n", o.n, 1, MPP_COM_MAX_N, false, &n) ||
         mpp_args_u64(GEN, "--d", o.d, 0, n - 1, false, &d) ||
         (o.units && mpp_args_u64(GEN, "--units", o.units, 1, UINT64_MAX, false, &units)) ||
         (o.msg_unit && mpp_args_u64(GEN, "--msg-unit", o.msg_unit, 1, UINT64_MAX, true,

@@ -1,4 +1,4 @@
-/* core/cli/cmd_com.h — the `mppnet com gen|info|convert` command (mpp_cmd_com).
+/* core/cli/cmd_com.h — the `mppnet com gen|info|convert|partition` command (mpp_cmd_com).
  *
  * Part of the front end (core/cli/cli.c dispatches to it): it prints, and it
  * turns MPP_E* codes into exit statuses (0 success, 2 bad usage or input).

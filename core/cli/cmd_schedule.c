@@ -257,7 +257,7 @@ static int sched_opt(void *ud, int code, const char *arg)
         a->gen = arg;
         return 0;
     case OPT_N:
-        if ((rc = mpp_args_u64(CMD, "--n", arg, 1, UINT32_MAX, false, &v)))
+        if ((rc = mpp_args_u64(CMD, "--n", arg, 1, MPP_COM_MAX_N, false, &v)))
             return rc;
         a->n = (uint32_t)v;
         a->have_n = true;

@@ -122,11 +122,14 @@ int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *
         mpp_output_run_free(r);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory reading a run record");
     }
-    memcpy(r->channels, p, r->nchannels * sizeof *r->channels);
+    if (r->nchannels) /* memcpy from or to NULL is undefined even for 0 bytes */
+        memcpy(r->channels, p, r->nchannels * sizeof *r->channels);
     p += r->nchannels * sizeof *r->channels;
-    memcpy(r->flows, p, r->nflows * sizeof *r->flows);
+    if (r->nflows)
+        memcpy(r->flows, p, r->nflows * sizeof *r->flows);
     p += r->nflows * sizeof *r->flows;
-    memcpy(r->messages, p, r->nmessages * sizeof *r->messages);
+    if (r->nmessages)
+        memcpy(r->messages, p, r->nmessages * sizeof *r->messages);
     p += r->nmessages * sizeof *r->messages;
     memcpy(r->report, p, (size_t)h.replen);
     if (!h.replen) {

@@ -32,6 +32,7 @@
  *   3. A curve has at least one point; a plot has at least one curve.
  */
 #include "core/cli/plot.h"
+#include "core/base/units.h"
 
 #include "core/base/file.h"
 
@@ -171,12 +172,7 @@ static bool parse_num(const char *s, double *v)
     for (const char *p = s; *p; p++)
         if (!strchr("0123456789+-.eE", *p))
             return false;
-    char *end;
-    double d = strtod(s, &end);
-    if (end == s || *end || !isfinite(d))
-        return false;
-    *v = d;
-    return true;
+    return mpp_units_double(s, v);
 }
 
 /* Equal cells: the same text, or two numbers of the same value. */

@@ -37,6 +37,7 @@
  *   4. stdout carries only the table; progress, notes and errors go to
  *      stderr, the bar only when stderr is a terminal. */
 #include "core/cli/runner.h"
+#include "core/base/units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -479,12 +480,10 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
         if (!nl)
             goto bad;
         *nl = '\0';
-        char *e2;
-        errno = 0;
-        unsigned long long n = strtoull(num, &e2, 10);
+        uint64_t n;
         char *data = nl + 1;
-        if (errno || *e2 || n > (unsigned long long)(end - data) || data + n >= end ||
-            data[n] != '\n')
+        if (!mpp_units_u64(num, strlen(num), &n) || n > (uint64_t)(end - data) ||
+            data + n >= end || data[n] != '\n')
             goto bad;
         data[n] = '\0';
         if (!strcmp(s, "path"))
@@ -546,12 +545,10 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
     struct dirent *de;
     while (!rc && (de = readdir(dh))) {
         const char *nm = de->d_name;
-        char *endp;
-        if (strncmp(nm, "run-", 4))
-            continue;
-        errno = 0;
-        unsigned long long idx = strtoull(nm + 4, &endp, 10);
-        if (errno || endp == nm + 4 || strcmp(endp, ".rec"))
+        size_t nd = strspn(nm + 4, "0123456789");
+        uint64_t idx;
+        if (strncmp(nm, "run-", 4) || strcmp(nm + 4 + nd, ".rec") ||
+            !mpp_units_u64(nm + 4, nd, &idx))
             continue;
         char p[4300];
         if (join(p, sizeof p, st->sub, nm))

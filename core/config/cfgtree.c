@@ -215,6 +215,8 @@ typedef struct parse_ctx {
     const char *origin;
     bool positions;  /* false: value mode, nodes have no line */
     mpp_err *err;
+    const char *text; /* the input, for the line and column of a byte offset */
+    size_t len;
 } parse_ctx;
 
 static int parse_fail(parse_ctx *c, const yaml_mark_t *m, const char *fmt, ...)
@@ -243,9 +245,26 @@ static int yaml_fail(parse_ctx *c)
     if (p->error == YAML_MEMORY_ERROR)
         return mpp_err_set(c->err, MPP_ENOMEM, "%s: out of memory", c->origin);
     const char *problem = p->problem ? p->problem : "invalid YAML";
-    if (p->error == YAML_READER_ERROR)
-        return mpp_err_set(c->err, MPP_EINVAL, "%s: byte %zu: %s", c->origin, p->problem_offset,
-                           problem);
+    if (p->error == YAML_READER_ERROR) {
+        /* libyaml gives a byte offset (bad UTF-8, control characters):
+         * its line and column (in characters, as libyaml counts them) */
+        size_t line = 1, col = 1, end = p->problem_offset < c->len ? p->problem_offset : c->len;
+        for (size_t i = 0; i < end; i++) {
+            unsigned char b = (unsigned char)c->text[i];
+            if (b == '\n') {
+                line++;
+                col = 1;
+            } else if ((b & 0xc0) != 0x80) {
+                col++;
+            }
+        }
+        if (!c->positions)
+            return mpp_err_set(c->err, MPP_EINVAL, "%s: %s (byte 0x%02x)", c->origin, problem,
+                               p->problem_value < 0 ? 0u : (unsigned)p->problem_value & 0xffu);
+        return mpp_err_set(c->err, MPP_EINVAL, "%s:%zu:%zu: %s (byte 0x%02x): expected UTF-8 "
+                           "text", c->origin, line, col, problem,
+                           p->problem_value < 0 ? 0u : (unsigned)p->problem_value & 0xffu);
+    }
     if (p->context && c->positions)
         return parse_fail(c, &p->problem_mark, "%s (%s at line %zu, column %zu)", problem,
                           p->context, p->context_mark.line + 1, p->context_mark.column + 1);
@@ -472,6 +491,8 @@ static mpp_cfgnode *parse_common(const char *text, size_t len, const char *origi
     c.origin = origin ? origin : "<string>";
     c.positions = positions;
     c.err = err;
+    c.text = text;
+    c.len = len;
     if (!yaml_parser_initialize(&c.p)) {
         mpp_err_set(err, MPP_ENOMEM, "%s: out of memory", c.origin);
         return NULL;
