@@ -425,8 +425,29 @@ static void test_convert(void)
     mpp_cfgtree_free(r);
 }
 
+/* A message longer than mpp_err holds is cut visibly ("..."), on a whole
+ * UTF-8 character, with or without a prefix. */
+static void test_err_cut(void)
+{
+    char text[1200] = "";
+    for (int k = 0; k < 500; k++)
+        strcat(text, "\xc3\xa9"); /* é */
+    mpp_err err;
+    mpp_err_set(&err, MPP_EINVAL, "%s", text);
+    size_t n = strlen(err.msg);
+    EXPECT(n < sizeof err.msg && n > 400);
+    EXPECT(!strcmp(err.msg + n - 3, "..."));
+    EXPECT(((unsigned char)err.msg[n - 4] & 0xc0) == 0x80 && (unsigned char)err.msg[n - 5] == 0xc3);
+    mpp_err_prefix(&err, "%s", "file.yaml");
+    n = strlen(err.msg);
+    EXPECT(!strncmp(err.msg, "file.yaml: ", 11) && !strcmp(err.msg + n - 3, "..."));
+    mpp_err_set(&err, MPP_EINVAL, "short");
+    EXPECT(!strcmp(err.msg, "short"));
+}
+
 int main(void)
 {
+    test_err_cut();
     test_structure();
     test_errors();
     test_file();
