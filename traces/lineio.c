@@ -148,20 +148,11 @@ int mpp_lines_open(mpp_lines **out, const char *path, size_t max_len, mpp_err *e
     r->cap = CHUNK + (max_len ? r->max_len : FIRST_LINE) + 2;
     int rc;
     /* a regular file only: a device, a FIFO or a folder could be endless */
-    int fd = open(path, O_RDONLY | O_NOCTTY);
-    struct stat st;
+    int fd = mpp_file_open_regular(path, &r->size, err);
     if (fd < 0) {
-        rc = mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
+        rc = fd;
         goto fail;
     }
-    r->fd = fd;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        rc = mpp_err_set(err, MPP_EIO, "cannot read %s: not a regular file (mppnet reads files, "
-                                       "not devices, pipes or folders)",
-                         path);
-        goto fail;
-    }
-    r->size = (uint64_t)st.st_size;
     r->fd = fd;
     r->raw = malloc(CHUNK);
     if (!r->raw) {

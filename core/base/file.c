@@ -12,11 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_err *err)
+int mpp_file_open_regular(const char *path, uint64_t *size, mpp_err *err)
 {
-    *data = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_NOCTTY);
+    /* O_NONBLOCK: opening a FIFO would wait for a writer */
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
     struct stat st;
@@ -27,12 +26,30 @@ int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_er
                            "devices, pipes or folders)",
                            path);
     }
-    if ((uint64_t)st.st_size > max) {
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
         close(fd);
-        return mpp_err_set(err, MPP_EFORMAT, "%s: %lld bytes, larger than the %zu mppnet reads",
-                           path, (long long)st.st_size, max);
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
     }
-    size_t cap = (size_t)st.st_size + 1, n = 0;
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    uint64_t size;
+    int fd = mpp_file_open_regular(path, &size, err);
+    if (fd < 0)
+        return fd;
+    if (size > max) {
+        close(fd);
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "%s: %llu bytes, larger than the %zu MiB mppnet reads from such a file",
+                           path, (unsigned long long)size, max >> 20);
+    }
+    size_t cap = (size_t)size + 1, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {
         close(fd);
@@ -45,8 +62,9 @@ int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_er
             if (cap > max) {
                 free(buf);
                 close(fd);
-                return mpp_err_set(err, MPP_EFORMAT, "%s: larger than the %zu bytes mppnet reads",
-                                   path, max);
+                return mpp_err_set(err, MPP_EFORMAT,
+                                   "%s: larger than the %zu MiB mppnet reads from such a file",
+                                   path, max >> 20);
             }
             size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
             char *nb = realloc(buf, ncap + 1);
@@ -74,8 +92,9 @@ int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_er
     close(fd);
     if (n > max) {
         free(buf);
-        return mpp_err_set(err, MPP_EFORMAT, "%s: larger than the %zu bytes mppnet reads", path,
-                           max);
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "%s: larger than the %zu MiB mppnet reads from such a file", path,
+                           max >> 20);
     }
     buf[n] = '\0';
     *data = buf;
@@ -97,8 +116,8 @@ static int folder_of(const char *path, char *buf, size_t size)
 
 int mpp_file_temp(const char *dir, const char *prefix, char *path, size_t size, mpp_err *err)
 {
-    int n = snprintf(path, size, "%s%s%s.XXXXXX", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "",
-                     prefix);
+    const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
+    int n = snprintf(path, size, "%s%s%s.XXXXXX", dir, sep, prefix);
     if (n < 0 || (size_t)n >= size)
         return mpp_err_set(err, MPP_EIO, "cannot write in %s: path too long", dir);
     int fd = mkstemp(path);

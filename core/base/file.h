@@ -18,13 +18,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/err.h"
+
+/* Open the regular file at path for reading (never waiting on a FIFO) and
+ * set *size to its size. Returns the descriptor (>= 0), or MPP_EIO ("cannot
+ * read PATH: ...", also for a device, a FIFO or a folder). The one way
+ * mppnet opens an input file. */
+int mpp_file_open_regular(const char *path, uint64_t *size, mpp_err *err);
 
 /* Read the regular file at path, at most max bytes, into *data (malloc'd,
  * NUL-terminated; the caller frees it) and *len. Fails with MPP_EIO
  * ("cannot read PATH: ..."; also for a file that is not regular),
- * MPP_EFORMAT ("PATH: larger than MAX bytes") or MPP_ENOMEM; *data is then
+ * MPP_EFORMAT ("PATH: larger than the MAX MiB ...": max is a whole number
+ * of MiB) or MPP_ENOMEM; *data is then
  * NULL. */
 int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_err *err);
 
