@@ -5,8 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/deps.sh
-if [ ! -f build-release/build.ninja ]; then
-  meson setup build-release --buildtype=release >/dev/null
-fi
-ninja -C build-release >/dev/null
+bash scripts/build.sh build-release --buildtype=release
 exec ./build-release/mppnet run experiments/quickstart.yaml "$@"

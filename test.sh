@@ -4,8 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/deps.sh
-if [ ! -f build/build.ninja ]; then
-  meson setup build --buildtype=debugoptimized >/dev/null
-fi
-ninja -C build >/dev/null
+bash scripts/build.sh build --buildtype=debugoptimized
 meson test -C build --print-errorlogs "$@"

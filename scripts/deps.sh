@@ -2,7 +2,9 @@
 # Install what mppnet needs to build, test and plot, with apt, when it is
 # missing: a C compiler, meson, ninja, pkg-config, libyaml, zlib, METIS
 # (mesh partitioning; the build works without it) and gnuplot (plots only).
-# Used by ./run.sh and ./test.sh; safe to run again.
+# Used by ./run.sh and ./test.sh; safe to run again. `deps.sh fuzz` also
+# installs clang and its compiler-rt libraries (libFuzzer, for the fuzz
+# harnesses of test/fuzz; Debian packages them as libclang-rt-dev).
 set -euo pipefail
 
 need=()
@@ -16,6 +18,14 @@ if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg libyaml-dev || need+=(libyaml-dev)
   have_pkg zlib1g-dev || need+=(zlib1g-dev)
   have_pkg libmetis-dev || need+=(libmetis-dev)
+fi
+
+if [ "${1:-}" = fuzz ]; then
+  command -v clang >/dev/null 2>&1 || need+=(clang)
+  if command -v dpkg-query >/dev/null 2>&1 && ! have_pkg libclang-rt-dev &&
+     apt-cache show libclang-rt-dev >/dev/null 2>&1; then
+    need+=(libclang-rt-dev)
+  fi
 fi
 
 if [ ${#need[@]} -eq 0 ]; then
