@@ -25,14 +25,14 @@
 #include "traces/lineio.h"
 
 #include "core/base/file.h"
-#include "core/base/units.h"
 #include "core/base/strbuf.h"
+#include "core/base/units.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -32,9 +32,9 @@
  *   3. A curve has at least one point; a plot has at least one curve.
  */
 #include "core/cli/plot.h"
-#include "core/base/units.h"
 
 #include "core/base/file.h"
+#include "core/base/units.h"
 
 #include <errno.h>
 #include <math.h>

@@ -37,7 +37,6 @@
  *   4. stdout carries only the table; progress, notes and errors go to
  *      stderr, the bar only when stderr is a terminal. */
 #include "core/cli/runner.h"
-#include "core/base/units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,6 +58,7 @@
 
 #include "core/base/file.h"
 #include "core/base/strbuf.h"
+#include "core/base/units.h"
 #include "core/cli/args.h"
 #include "core/cli/cli.h"
 #include "core/cli/output.h"
