@@ -1,8 +1,9 @@
 /* core/cli/bench.c — the fixed benchmark workloads (see bench.h).
  *
- * Each workload is a table row turned into experiment text (the topology's
- * compact form goes through its ops->parse_short, like `mppnet sim
- * --topology`; a row with its own `text` is that text as is), parsed with
+ * Each workload is a table row turned into experiment text (the topology in
+ * its short form, `topology: "mesh:8x8"`, resolved by the configuration
+ * layer like any experiment's; a row with its own `text` is that text as
+ * is), parsed with
  * mpp_experiment_parse and run in a forked child.
  * The child sends one fixed-size message back through a pipe:
  *
@@ -17,7 +18,6 @@
  */
 #include "core/cli/bench.h"
 #include "core/base/file.h"
-#include "topologies/topology.h"
 #include "routers/routing.h"
 #include "algorithms/patterns.h"
 
@@ -103,39 +103,10 @@ int mpp_bench_text(size_t i, mpp_sb *out, mpp_err *err)
         mpp_sb_add(out, d->text);
         return mpp_sb_ok(out) ? 0 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
-    char topo[32];
-    const char *colon = strchr(d->topology, ':');
-    size_t n = (size_t)(colon - d->topology);
-    memcpy(topo, d->topology, n);
-    topo[n] = '\0';
-    const mpp_topo_ops *ops = mpp_topo_find(topo);
-    if (!ops || !ops->parse_short)
-        return mpp_err_set(err, MPP_EINVAL, "benchmark %s: topology '%s' is not available",
-                           d->name, topo);
-    mpp_sb kv;
-    mpp_sb_init(&kv);
-    int rc = ops->parse_short(colon + 1, &kv, err);
-    if (rc) {
-        mpp_sb_free(&kv);
-        return rc;
-    }
-    mpp_sb_printf(out, "mppnet: 1\nname: bench-%s\nnetwork:\n  topology: %s\n  %s:\n", d->name,
-                  ops->name, ops->name);
-    /* parse_short gives "key=value\n" lines: indent them as YAML. */
-    for (const char *p = kv.s; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        const char *eq = memchr(p, '=', len);
-        if (eq) {
-            mpp_sb_add(out, "    ");
-            mpp_sb_addn(out, p, (size_t)(eq - p));
-            mpp_sb_add(out, ": ");
-            mpp_sb_addn(out, eq + 1, len - (size_t)(eq - p) - 1);
-            mpp_sb_addc(out, '\n');
-        }
-        p += len + (nl != NULL);
-    }
-    mpp_sb_free(&kv);
+    /* the topology's short form ("mesh:8x8"), resolved by the
+     * configuration layer like any experiment's */
+    mpp_sb_printf(out, "mppnet: 1\nname: bench-%s\nnetwork:\n  topology: \"%s\"\n", d->name,
+                  d->topology);
     mpp_sb_add(out, "  router: ecube\n  vcs: 2\n  buffer_flits: 8\n  router_delay: 4\n"
                     "  allocator: islip\n");
     mpp_sb_add(out, "workload:\n  pattern: uniform\n  rate: ");
