@@ -134,6 +134,18 @@ static void test_msg_trace(void)
     mpp_msg_trace_free(&t);
     mpp_msg_trace_free(&back);
     mpp_experiment_destroy(e);
+
+    /* very large issue times (written as 97-digit numbers) read back: a
+     * finding of fuzz_msgtrace (test/fuzz/corpus/msgtrace/huge-issue) */
+    mpp_msg_trace big = {.nodes = 4, .time_us = 0};
+    mpp_msg_trace_entry en = {1e96, 3, 0, 67, 0};
+    CHECK(mpp_msg_trace_add(&big, &en, &err) == 0);
+    snprintf(path, sizeof path, "%s/big.trace", tmpdir);
+    CHECK(mpp_msg_trace_write(path, &big, &err) == 0);
+    CHECKF(mpp_msg_trace_read(path, &back, &err) == 0 && back.n == 1 && back.e[0].issue == 1e96,
+           "%s", err.msg);
+    mpp_msg_trace_free(&big);
+    mpp_msg_trace_free(&back);
 }
 
 /* A malformed file must be refused with its name and line. */

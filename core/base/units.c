@@ -85,7 +85,7 @@ bool mpp_units_double(const char *s, double *out)
     size_t len = mpp_units_scan(s, true);
     if (!len || s[len])
         return false;
-    double d = number_value(s, len);
+    double d = strtod(s, NULL); /* the whole text is the number: any length */
     if (!isfinite(d))
         return false;
     *out = d;
