@@ -90,6 +90,22 @@ static void test_graph(void)
     mpp_partition_graph_free(&g);
     mpp_partition_graph_free(&g);
     mpp_partition_graph_free(NULL);
+
+    /* vertices without neighbours, the first one included (an empty row
+     * sorted and offset no NULL pointer: undefined behaviour found by
+     * fuzz_graph under UBSan) and a graph without edges */
+    const char *texts[] = {"3 1\n\n3\n2\n", "2 0\n\n\n", "1 0\n\n"};
+    for (int k = 0; k < 3; k++) {
+        char path[256], name[32];
+        mpp_err err;
+        snprintf(name, sizeof name, "empty%d.graph", k);
+        int rc = mpp_partition_read_graph(put(name, texts[k], path, sizeof path), &g, &err);
+        CHECKF(rc == 0, "%s: %s", name, err.msg);
+        if (rc)
+            continue;
+        CHECK(mpp_partition_graph_check(&g) && g.xadj[1] == 0);
+        mpp_partition_graph_free(&g);
+    }
 }
 
 /* Nodes 1 (0,0) 2 (1,0) 3 (1,1) 4 (0,1) 5 (2,0) 6 (2,1); triangles 1 2 3

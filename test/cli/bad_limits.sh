@@ -94,6 +94,12 @@ printf '# mppnet operation trace 1\nnodes 4\nconfig_hash 0123456789abcdef\nseed 
     >"$IN/ops.trace"
 quick optrace_bytes 'recorded on configuration|packets' \
     replay "$IN/cm5.yaml" --ops "$IN/ops.trace"
+printf '# mppnet operation trace 1\nnodes 4\nconfig_hash 0123456789abcdef\nseed 1\n2 0 SEND 2 0 0 16 sync\n' \
+    >"$IN/self.trace"
+quick optrace_self 'operation 0: a message to itself' \
+    sim --topology mesh:2x2 workload.type=optrace "workload.file=$IN/self.trace"
+quick optrace_big 'a message of 18446744073709551615 bytes is .* packets' \
+    sim --topology mesh:2x2 workload.type=optrace "workload.file=$IN/ops.trace"
 
 # --- messages in an experiment: 64 GiB + 16 B, exactly 64 GiB, to itself ------------------
 msgs() {
