@@ -7,7 +7,8 @@
  * processors' send orders one after the other by increasing source, each a
  * uniformly random permutation of the processor's row drawn from its own
  * stream (seed, MPP_RNG_SCHEDULER, source) — so a processor's order does
- * not depend on the other rows. steps = nnz (one draw per message).
+ * not depend on the other rows. steps = nnz (one draw per message);
+ * work.moves = nnz (each message placed in its send order), nothing else.
  *
  * Invariants (checked by mpp_schedule_check): msgs is a permutation of the
  * entries, whole (never split), grouped by source in increasing order. */
@@ -53,6 +54,7 @@ static int ac_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
         k = end;
     }
     out->steps = com->nnz;
+    out->work.moves = com->nnz;
     out->host_us = mpp_phases_now_us() - t0;
     return 0;
 }

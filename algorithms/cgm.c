@@ -14,6 +14,13 @@
  * slot examinations (steps counts exactly those; empty rows are skipped
  * without one). Memory O(n + nnz).
  *
+ * Work as a node processor runs Figs. 5 and 6 (mpp_sched_work): scan n^2
+ * (the compression reads the dense COM; we build the table from the
+ * sparse rows, which a CM-5 node holding the n x n COM could not), moves
+ * nnz copies + the shuffle's swaps (len - 1 per row of len >= 1) + one
+ * move per entry taken, tries = steps, rows n per phase (the loop visits
+ * empty rows too), phases the phases.
+ *
  * Entries are sent whole with their own sizes, so the same code schedules
  * non-uniform matrices (`rs_n` calls it).
  *
@@ -55,6 +62,9 @@ static int cgm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_
         mpp_rng_shuffle(&rng, slot + rowstart[i], len[i]);
     }
 
+    mpp_sched_work w = {.scan = (uint64_t)n * n, .moves = nnz};
+    for (uint32_t i = 0; i < n; i++)
+        w.moves += len[i] ? len[i] - 1 : 0; /* Random_Swap */
     uint32_t left = nnz, np = 0, nm = 0;
     uint64_t steps = 0;
     while (left) {
@@ -77,7 +87,12 @@ static int cgm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_
         }
         np++; /* invariant 3 */
     }
+    w.tries = steps;
+    w.rows = (uint64_t)np * n;
+    w.phases = np;
+    w.moves += nm; /* the row's last entry moved into the slot taken */
     mpp_phases_finish(out, np, nm, steps, t0);
+    out->work = w;
 done:
     free(rowstart);
     free(len);

@@ -16,7 +16,13 @@
  *      nothing is lost, duplicated or invented.
  *
  * Cost: O(n + nnz + nmsgs log d) time and O(n + nnz) memory; an entry is
- * found by binary search in its row of the sorted COM. */
+ * found by binary search in its row of the sorted COM.
+ *
+ * Also the price of a schedule's work on a node processor
+ * (mpp_sched_work_cycles): scan, tries and rows times their node keys, in
+ * integers. phases and moves are counted but not priced: phases = rows / n
+ * at a given n (the 2n-word reset is a per-row cost), and the CM-5 rows
+ * need no per-move price (docs/machines.md, the cm5 section). */
 #include "algorithms/schedule.h"
 
 #include <inttypes.h>
@@ -126,4 +132,10 @@ void mpp_schedule_free(mpp_schedule *s)
     free(s->phase_start);
     free(s->msgs);
     memset(s, 0, sizeof *s);
+}
+
+uint64_t mpp_sched_work_cycles(const mpp_sched_work *w, const mpp_node_config *node)
+{
+    return w->scan * node->sched_scan_cycles + w->tries * node->sched_try_cycles +
+           w->rows * node->sched_row_cycles;
 }

@@ -11,6 +11,10 @@
  *
  * Cost: O(n^2) per phase; steps counts the mask positions examined (rows
  * with nothing left are skipped without a scan). Memory: n^2 bytes.
+ * Work (mpp_sched_work) as Fig. 4 runs on a node: scan = steps (entries
+ * of row x visited), tries = those that hold an entry (then tested
+ * against recvl), rows n per phase, phases, moves one per entry taken
+ * (COM(x, y) = 0).
  *
  * Invariants:
  *   1. A phase takes at most one entry per row (each row is visited once)
@@ -50,7 +54,7 @@ static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
     mpp_rng rng;
     mpp_rng_init(&rng, seed, MPP_RNG_SCHEDULER, 0);
     uint32_t left = nnz, np = 0, nm = 0;
-    uint64_t steps = 0;
+    uint64_t steps = 0, tries = 0;
     while (left) {
         out->phase_start[np] = nm;
         uint32_t x = mpp_rng_below(&rng, n);
@@ -63,7 +67,10 @@ static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
             for (uint32_t s = 0; s < n; s++) {
                 uint32_t c = c0 + s < n ? c0 + s : c0 + s - n;
                 steps++;
-                if (!row[c] || colstamp[c] == np + 1)
+                if (!row[c])
+                    continue;
+                tries++;
+                if (colstamp[c] == np + 1)
                     continue;
                 row[c] = 0;
                 rowleft[r]--;
@@ -77,6 +84,8 @@ static int gm_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
         np++; /* invariant 2: the phase is not empty */
     }
     mpp_phases_finish(out, np, nm, steps, t0);
+    out->work = (mpp_sched_work){.scan = steps, .tries = tries, .rows = (uint64_t)np * n,
+                                 .phases = np, .moves = nm};
 done:
     free(mask);
     free(rowstart);

@@ -9,7 +9,8 @@
  * Phases that carry no message (no entry has i XOR j == k) are dropped from
  * the schedule: nphases counts only phases with a message, in increasing
  * order of k. steps still counts the whole algorithm as each processor
- * would run it: one partner check per processor per phase k, n (P - 1).
+ * would run it: one partner check per processor per phase k, n (P - 1),
+ * each a read of the dense COM (work.scan; lp has no mask, rows or moves).
  *
  * Built in O(nnz + P) by a counting sort of the entries by i XOR j (stable,
  * so a phase lists its messages by increasing source). Deterministic: the
@@ -50,6 +51,7 @@ static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
     }
     free(count);
     mpp_phases_finish(out, np, com->nnz, (uint64_t)n * (P - 1), t0);
+    out->work.scan = (uint64_t)n * (P - 1);
     return 0;
 }
 

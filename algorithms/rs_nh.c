@@ -37,7 +37,10 @@
  * Memory O(n + nnz): items (one per entry: receiver, remaining, tag) and
  * one heap array holding row r's heap at rowstart[r] .. rowstart[r] +
  * hlen[r]; parts are appended to growable arrays. steps counts heap items
- * examined (popped) while choosing.
+ * examined (popped) while choosing. Work (mpp_sched_work) on a node: scan
+ * n^2 (the heaps are built from the dense COM, as cgm's table), tries =
+ * steps, rows n per phase, phases, moves = heap pushes (the nnz items,
+ * the busy items put back, the remainders of cut messages).
  *
  * Invariants:
  *   1. heap[rowstart[r] .. + hlen[r]) holds exactly the items of row r with
@@ -238,6 +241,7 @@ static int run_phases(rs_nh_state *st, const rs_nh_cfg *cfg, mpp_rng *rng, mpp_s
                 }
                 st->aside[naside++] = e;
             }
+            out->work.moves += naside;
             while (naside)
                 heap_push(st->items, h, &st->hlen[r], st->aside[--naside]);
         }
@@ -272,6 +276,7 @@ static int run_phases(rs_nh_state *st, const rs_nh_cfg *cfg, mpp_rng *rng, mpp_s
             it->left -= u;
             if (it->left) {
                 uint32_t r = com->e[e].src;
+                out->work.moves++;
                 heap_push(st->items, st->heap + st->rowstart[r], &st->hlen[r], e);
             } else {
                 left--;
@@ -283,6 +288,11 @@ static int run_phases(rs_nh_state *st, const rs_nh_cfg *cfg, mpp_rng *rng, mpp_s
     if (!add_phase(out, &pcap))
         goto nomem;
     out->nphases--; /* the last start is the end mark */
+    out->work.scan = (uint64_t)n * n;
+    out->work.tries = out->steps;
+    out->work.rows = (uint64_t)out->nphases * n;
+    out->work.phases = out->nphases;
+    out->work.moves += com->nnz; /* the heaps built */
     return 0;
 nomem:
     return mpp_err_set(err, MPP_ENOMEM, "scheduler 'rs_nh': out of memory");

@@ -6,8 +6,11 @@
  * ones (ac, drs_n), a runtime protocol run by the node processors at
  * replay. Every schedule delivers every COM entry exactly once; a scheduler
  * may split an entry into parts over several phases (rs_nh), which must add
- * up exactly. Each reports its number of phases, its host scheduling time
- * and a machine-independent count of elementary steps. */
+ * up exactly. Each reports its number of phases, its host scheduling time,
+ * a machine-independent count of elementary steps, and its work by kind
+ * (mpp_sched_work), which the node section prices in CPU cycles
+ * (mpp_sched_work_cycles: what computing the schedule costs one node
+ * processor of the modelled machine). */
 #ifndef MPP_ALGORITHMS_SCHEDULE_H
 #define MPP_ALGORITHMS_SCHEDULE_H
 
@@ -17,6 +20,7 @@
 #include "core/base/err.h"
 #include "core/base/param.h"
 #include "core/program.h"
+#include "core/sections.h"
 #include "traces/com.h"
 
 /* One message (or part of one) of a phase. */
@@ -24,6 +28,29 @@ typedef struct mpp_sched_msg {
     uint32_t src, dst;
     uint64_t units;
 } mpp_sched_msg;
+
+/* A scheduler's work by kind, counted as ONE node processor running the
+ * algorithm sequentially would execute it (the paper's Figs. 2-6: the
+ * processor holds the dense n x n COM), not as our host code happens to
+ * store things. Each kind is one mechanism of the node's loop, priced by
+ * a `node` key when the data separates it (docs/machines.md); a kind a
+ * scheduler does not have is 0.
+ *
+ *   scan    entries of the dense COM read: the compression of COM into a
+ *           compact table (cgm, rs_n, rs_nh: n^2, Fig. 5), gm's walk along
+ *           row x (Fig. 4), lp's partner checks COM(i, i XOR k) (n (P-1))
+ *   tries   candidate entries tested against the receive mask recvl (a
+ *           compact-table slot, a dense entry that is set, a heap item)
+ *   rows    rows visited by the phases' loop over x (n per phase, empty
+ *           rows included: the loop runs k = 1 .. n)
+ *   phases  phases computed: the reset of sendl and recvl (2n words), the
+ *           start row drawn, the phase output
+ *   moves   entries written in the scheduler's tables: copied into the
+ *           compact table, swapped by its Random_Swap, moved or cleared
+ *           when taken; for ac, placed in the random send order */
+typedef struct mpp_sched_work {
+    uint64_t scan, tries, rows, phases, moves;
+} mpp_sched_work;
 
 /* A schedule, owned by whoever called the scheduler (mpp_schedule_free).
  * Phased schedulers: nphases >= 1 non-empty phases (empty ones are dropped,
@@ -39,6 +66,7 @@ typedef struct mpp_schedule {
     mpp_sched_msg *msgs;
     uint32_t nmsgs;
     uint64_t steps;          /* elementary steps of the scheduling algorithm */
+    mpp_sched_work work;     /* the same work by kind, as a node processor runs it */
     double host_us;          /* host time of the scheduling (not deterministic) */
 } mpp_schedule;
 
@@ -81,5 +109,10 @@ extern const mpp_family mpp_sched_family;
  * else. Returns 0 or MPP_EINVAL with what is wrong. */
 int mpp_schedule_check(const mpp_com *com, const mpp_schedule *s, mpp_err *err);
 void mpp_schedule_free(mpp_schedule *s);
+
+/* CPU cycles of work w on one node processor priced by node's
+ * sched_scan_cycles, sched_try_cycles and sched_row_cycles (phases and
+ * moves are counted, not priced: docs/machines.md). Cannot fail; not hot. */
+uint64_t mpp_sched_work_cycles(const mpp_sched_work *w, const mpp_node_config *node);
 
 #endif

@@ -76,6 +76,13 @@ static const mpp_param node_params[] = {
      "control network: network cycles from the last entry to the release"},
     {"reduce_cycles", MPP_PT_CYCLES, NODE(reduce_cycles), "20", 0, 0, NULL,
      "control network: network cycles of a reduction"},
+    {"sched_scan_cycles", MPP_PT_U32, NODE(sched_scan_cycles), "0", 0, 1e9, NULL,
+     "schedule cost: CPU cycles to read one entry of the dense COM (compression, gm's rows)"},
+    {"sched_try_cycles", MPP_PT_U32, NODE(sched_try_cycles), "0", 0, 1e9, NULL,
+     "schedule cost: CPU cycles to test one candidate entry against the receive mask"},
+    {"sched_row_cycles", MPP_PT_U32, NODE(sched_row_cycles), "0", 0, 1e9, NULL,
+     "schedule cost: CPU cycles to visit one row in a phase (its share of the phase's "
+     "2n-word reset included)"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
 };

@@ -77,6 +77,12 @@ typedef struct mpp_node_config {
     uint32_t handler_cycles;        /* an active-message / completion handler */
     uint64_t barrier_cycles;        /* control network: last entry to release */
     uint64_t reduce_cycles;         /* control network: a reduction */
+    /* computing a schedule on one node processor (algorithms/schedule.h,
+     * mpp_sched_work): CPU cycles per unit of the three kinds of work that
+     * are priced (docs/machines.md says why the others are not) */
+    uint32_t sched_scan_cycles;     /* one entry of the dense COM read */
+    uint32_t sched_try_cycles;      /* one candidate tested against the receive mask */
+    uint32_t sched_row_cycles;      /* one row visited by a phase's loop */
     int delivery;                   /* mpp_delivery for active messages */
 } mpp_node_config;
 

@@ -16,8 +16,13 @@
  * the phases: phase_units = sum over phases of the largest part (the time of
  * loosely synchronous phases, in units) and idle_units = sum over phases of
  * (largest - mean part) x parts, the units of link time that wait for the
- * phase's largest message. Everything printed is a function of the
- * arguments except the host time, which JSON keeps apart under "timing".
+ * phase's largest message. Also the scheduler's work by kind
+ * (mpp_sched_work: dense COM entries scanned, tries against the receive
+ * mask, rows visited, phases, entries moved) and, with --machine NAME, its
+ * price on one node processor of that machine preset: schedule_ms =
+ * mpp_sched_work_cycles / cpu_mhz / 1000. Everything printed is a function
+ * of the arguments except the host time, which JSON keeps apart under
+ * "timing".
  *
  * Invariants:
  *   1. stdout carries only results; errors go to stderr.
@@ -35,15 +40,18 @@
 #include "algorithms/schedule.h"
 #include "traces/com.h"
 #include "core/config/cfgtree.h"
+#include "core/config/experiment.h"
+#include "core/config/preset.h"
 #include "core/cli/args.h"
 #include "core/cli/cli.h"
 #include "core/base/strbuf.h"
 
 const char mpp_cmd_schedule_help[] =
-    "usage: mppnet schedule --alg NAME [--seed X] [--json] [key=value ...] FILE\n"
+    "usage: mppnet schedule --alg NAME [--seed X] [--machine M] [--json]\n"
+    "                       [key=value ...] FILE\n"
     "       mppnet schedule --alg NAME --gen random-regular|random-nonuniform\n"
     "                       --n N --d D [--samples S] [--seed X] [--units U]\n"
-    "                       [--json] [key=value ...]\n"
+    "                       [--machine M] [--json] [key=value ...]\n"
     "\n"
     "Run a scheduler on communication matrices and check every schedule (each\n"
     "phase a partial permutation, every entry delivered exactly once).\n"
@@ -56,6 +64,11 @@ const char mpp_cmd_schedule_help[] =
     "phases, the mean scheduling steps, parts, max degree (a lower bound on\n"
     "phases), phase units (sum of each phase's largest part) and idle units\n"
     "(sum over phases of (largest - mean part) x parts).\n"
+    "Both forms print the scheduler's work by kind as one node processor\n"
+    "would run it (scan: dense COM entries read, tries: entries tested\n"
+    "against the receive mask, rows visited, phases, moves: entries moved)\n"
+    "and, with --machine, its cost on one node of that machine, schedule_ms\n"
+    "(docs/machines.md).\n"
     "\n"
     "options:\n"
     "  --alg NAME        scheduler: ac, lp, gm, cgm, rs_n, rs_nh, ...\n"
@@ -65,6 +78,8 @@ const char mpp_cmd_schedule_help[] =
     "  --samples S       matrices to generate (default 10)\n"
     "  --seed X          first seed (default 1)\n"
     "  --units U         size of every entry of random-regular (default 1)\n"
+    "  --machine M       price the work on one node processor of the machine\n"
+    "                    preset M (cm5, ...: its node.sched_*_cycles, cpu_mhz)\n"
     "  --json            print one JSON object (everything but \"timing\" is\n"
     "                    deterministic)\n"
     "  -h, --help        show this help\n"
@@ -82,11 +97,14 @@ typedef struct sched_args {
     bool have_n, have_d;
     uint64_t seed, units;
     bool json;
+    const char *machine;     /* --machine: the preset whose node prices the work, or NULL */
+    mpp_node_config node;    /* its node section (when machine) */
 } sched_args;
 
 typedef struct sched_stats {
     uint32_t phases, parts, max_degree;
     uint64_t steps, phase_units, idle_units;
+    mpp_sched_work work;
     double host_us;
 } sched_stats;
 
@@ -218,7 +236,17 @@ static void print_params(const mpp_sched_ops *alg, const mpp_blob *b, bool json,
 }
 
 /* Codes of the options (above 127: no short form). */
-enum { OPT_ALG = 1000, OPT_GEN, OPT_N, OPT_D, OPT_SAMPLES, OPT_SEED, OPT_UNITS, OPT_JSON };
+enum {
+    OPT_ALG = 1000,
+    OPT_GEN,
+    OPT_N,
+    OPT_D,
+    OPT_SAMPLES,
+    OPT_SEED,
+    OPT_UNITS,
+    OPT_JSON,
+    OPT_MACHINE
+};
 
 static const struct option sched_options[] = {
     {"alg", required_argument, NULL, OPT_ALG},
@@ -229,6 +257,7 @@ static const struct option sched_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"units", required_argument, NULL, OPT_UNITS},
     {"json", no_argument, NULL, OPT_JSON},
+    {"machine", required_argument, NULL, OPT_MACHINE},
     {NULL, 0, NULL, 0},
 };
 
@@ -280,8 +309,46 @@ static int sched_opt(void *ud, int code, const char *arg)
     case OPT_JSON:
         a->json = true;
         return 0;
+    case OPT_MACHINE:
+        if (!mpp_preset_find(arg)) {
+            mpp_sb sb;
+            mpp_sb_init(&sb);
+            for (size_t i = 0; i < mpp_npresets; i++)
+                mpp_sb_printf(&sb, "%s%s", i ? ", " : "", mpp_presets[i].name);
+            mpp_args_usage(CMD, "unknown machine preset '%s' (%s)", arg,
+                           mpp_sb_ok(&sb) ? sb.s : "?");
+            mpp_sb_free(&sb);
+            return 2;
+        }
+        a->machine = arg;
+        return 0;
     }
     return 2;
+}
+
+/* The node section of machine preset a->machine, resolved as `machine:
+ * NAME` in an experiment resolves it, into a->node. Returns 0, or MPP_E*
+ * with err set (a preset without a processor clock cannot price work). */
+static int machine_node(sched_args *a, mpp_err *err)
+{
+    char text[256];
+    snprintf(text, sizeof text, "mppnet: 1\nmachine: %s\nworkload: {type: schedule}\n",
+             a->machine);
+    mpp_experiment *e = mpp_experiment_parse(text, "--machine", 0, NULL, err);
+    if (!e)
+        return err->code ? err->code : MPP_ENOMEM;
+    a->node = mpp_experiment_config(e, 0)->node;
+    mpp_experiment_destroy(e);
+    if (!(a->node.cpu_mhz > 0))
+        return mpp_err_set(err, MPP_EINVAL, "--machine %s: the preset has no node.cpu_mhz",
+                           a->machine);
+    return 0;
+}
+
+/* The cost in ms of work w on one node processor of a->machine. */
+static double work_ms(const sched_args *a, const mpp_sched_work *w)
+{
+    return (double)mpp_sched_work_cycles(w, &a->node) / (a->node.cpu_mhz * 1000.0);
 }
 
 /* Parse argv into a; returns 0, or the exit status of a usage error, or -1
@@ -333,6 +400,8 @@ static int parse_args(int argc, char **argv, sched_args *a)
     mpp_err_clear(&err);
     if (!st && param_defaults(&a->alg->schema, &a->cfg, &err))
         st = sched_fail(&err);
+    if (!st && a->machine && machine_node(a, &err))
+        st = sched_fail(&err);
     for (size_t k = 0; k < nkv && !st; k++)
         if (apply_override(a->alg, rest.v[k], &a->cfg, &err))
             st = sched_fail(&err);
@@ -346,6 +415,7 @@ static void compute_stats(const mpp_com *com, const mpp_schedule *s, sched_stats
     st->phases = s->nphases;
     st->parts = s->nmsgs;
     st->steps = s->steps;
+    st->work = s->work;
     st->host_us = s->host_us;
     st->max_degree = mpp_com_max_degree(com);
     for (uint32_t p = 0; p < s->nphases; p++) {
@@ -476,6 +546,14 @@ static int run_file(const sched_args *a)
                           st.phases, st.parts, st.steps, st.phase_units, st.idle_units,
                           s.nphases || !s.nmsgs ? "\"schedule\"" : "\"send_order\"");
             print_schedule(&sb, &s, true);
+            mpp_sb_printf(&sb, ",\n     \"work\": {\"scan\": %" PRIu64 ", \"tries\": %" PRIu64
+                          ", \"rows\": %" PRIu64 ", \"phases\": %" PRIu64 ", \"moves\": %" PRIu64
+                          "}", st.work.scan, st.work.tries, st.work.rows, st.work.phases,
+                          st.work.moves);
+            if (a->machine) {
+                mpp_sb_add(&sb, ", \"schedule_ms\": ");
+                mpp_sb_double(&sb, work_ms(a, &st.work));
+            }
             mpp_sb_add(&sb, "}");
         } else {
             mpp_sb_printf(&sb, "# %s: matrix %" PRIu32 " of %" PRIu32 " (step %" PRIu32 "): n=%"
@@ -488,6 +566,13 @@ static int run_file(const sched_args *a)
             }
             mpp_sb_printf(&sb, ", seed %" PRIu64 ": %" PRIu32 " phases, %" PRIu32 " parts, %" PRIu64
                           " steps, %.1f us\n", a->seed, st.phases, st.parts, st.steps, st.host_us);
+            mpp_sb_printf(&sb, "# work: scan %" PRIu64 ", tries %" PRIu64 ", rows %" PRIu64
+                          ", phases %" PRIu64 ", moves %" PRIu64, st.work.scan, st.work.tries,
+                          st.work.rows, st.work.phases, st.work.moves);
+            if (a->machine)
+                mpp_sb_printf(&sb, "; schedule_ms %.4f on one node of %s", work_ms(a, &st.work),
+                              a->machine);
+            mpp_sb_addc(&sb, '\n');
             print_schedule(&sb, &s, false);
         }
         mpp_schedule_free(&s);
@@ -515,7 +600,8 @@ static int run_gen(const sched_args *a)
 {
     bool regular = !strcmp(a->gen, "random-regular");
     double sum_phases = 0, sum_phases2 = 0, sum_steps = 0, sum_parts = 0, sum_deg = 0;
-    double sum_ratio = 0, sum_punits = 0, sum_idle = 0, sum_us = 0;
+    double sum_ratio = 0, sum_punits = 0, sum_idle = 0, sum_us = 0, sum_ms = 0;
+    double sum_work[5] = {0}; /* scan, tries, rows, phases, moves */
     uint32_t pmin = UINT32_MAX, pmax = 0;
     mpp_err err;
     mpp_err_clear(&err);
@@ -546,6 +632,12 @@ static int run_gen(const sched_args *a)
         sum_punits += (double)st.phase_units;
         sum_idle += (double)st.idle_units;
         sum_us += st.host_us;
+        sum_work[0] += (double)st.work.scan;
+        sum_work[1] += (double)st.work.tries;
+        sum_work[2] += (double)st.work.rows;
+        sum_work[3] += (double)st.work.phases;
+        sum_work[4] += (double)st.work.moves;
+        sum_ms += a->machine ? work_ms(a, &st.work) : 0;
         pmin = st.phases < pmin ? st.phases : pmin;
         pmax = st.phases > pmax ? st.phases : pmax;
     }
@@ -570,12 +662,21 @@ static int run_gen(const sched_args *a)
             {"phases_sd", sd}, {"steps_mean", sum_steps / S}, {"parts_mean", sum_parts / S},
             {"max_degree_mean", sum_deg / S}, {"phases_over_degree_mean", sum_ratio / S},
             {"phase_units_mean", sum_punits / S}, {"idle_units_mean", sum_idle / S},
+            {"work_scan_mean", sum_work[0] / S}, {"work_tries_mean", sum_work[1] / S},
+            {"work_rows_mean", sum_work[2] / S}, {"work_phases_mean", sum_work[3] / S},
+            {"work_moves_mean", sum_work[4] / S},
         };
         for (size_t k = 0; k < MPP_COUNTOF(f); k++) {
             mpp_sb_add(&sb, ",\n  ");
             mpp_sb_json_str(&sb, f[k].k);
             mpp_sb_add(&sb, ": ");
             mpp_sb_double(&sb, f[k].v);
+        }
+        if (a->machine) {
+            mpp_sb_add(&sb, ",\n  \"machine\": ");
+            mpp_sb_json_str(&sb, a->machine);
+            mpp_sb_add(&sb, ",\n  \"schedule_ms_mean\": ");
+            mpp_sb_double(&sb, sum_ms / S);
         }
         mpp_sb_add(&sb, ",\n  \"timing\": {\"host_us_mean\": ");
         mpp_sb_double(&sb, sum_us / S);
@@ -594,6 +695,12 @@ static int run_gen(const sched_args *a)
                       sum_punits / S);
         mpp_sb_printf(&sb, "  idle units   mean %.1f  (sum of (largest - mean part) x parts)\n",
                       sum_idle / S);
+        mpp_sb_printf(&sb, "  work         mean scan %.1f  tries %.1f  rows %.1f  phases %.1f"
+                      "  moves %.1f\n", sum_work[0] / S, sum_work[1] / S, sum_work[2] / S,
+                      sum_work[3] / S, sum_work[4] / S);
+        if (a->machine)
+            mpp_sb_printf(&sb, "  schedule     mean %.4f ms on one node of %s\n", sum_ms / S,
+                          a->machine);
         mpp_sb_printf(&sb, "  host time    mean %.1f us per schedule (not deterministic)\n",
                       sum_us / S);
     }
