@@ -7,7 +7,16 @@
  * elementary scheduling steps and, for runtime protocols, the requests
  * that were refused. simulate: false only schedules (the run has no
  * cycles). The throughput statistics are measured over
- * [warmup, warmup + measure) (see docs/config.md). */
+ * [warmup, warmup + measure) (see docs/config.md).
+ *
+ * The trade-off of Ranka, Wang and Fox (a schedule computed once and used
+ * once, or reused): schedule_ms is the schedule's work (mpp_sched_work)
+ * priced on ONE node processor by the node section (mpp_sched_work_cycles
+ * / cpu_mhz; NaN without cpu_mhz), comm_ms the replay's makespan_ms (NaN
+ * when simulate is false), total_ms = schedule_ms / reuse + comm_ms. A
+ * runtime protocol (drs_n) computes nothing beforehand: its schedule_ms is
+ * 0, its scheduling is inside comm_ms. */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -21,8 +30,16 @@ typedef struct sched_cfg {
     mpp_replay_config r;
     int paradigm;
     bool simulate;
+    uint32_t reuse;
     uint64_t warmup, measure;
 } sched_cfg;
+
+/* A run's state: the replay, and what finish needs of the configuration. */
+typedef struct sched_run {
+    mpp_replay rp;
+    uint32_t reuse;
+    bool simulate;
+} sched_run;
 
 static const char *const gen_choices[] = {"random-regular", "random-nonuniform", NULL};
 
@@ -45,6 +62,8 @@ static const mpp_param sched_params[] = {
      "bytes per unit (0: the file's, 1 for generated matrices)"},
     {"simulate", MPP_PT_BOOL, offsetof(sched_cfg, simulate), "true", 0, 0, NULL,
      "replay the schedule on the machine (false: only schedule it)"},
+    {"reuse", MPP_PT_U32, offsetof(sched_cfg, reuse), "1", 1, 1e9, NULL,
+     "times the schedule is used: total_ms = schedule_ms / reuse + comm_ms"},
     {"warmup", MPP_PT_CYCLES, offsetof(sched_cfg, warmup), "10000", 0, 0, NULL,
      "start of the throughput window, cycles"},
     {"measure", MPP_PT_CYCLES, offsetof(sched_cfg, measure), "30000", 1, 0, NULL,
@@ -53,18 +72,21 @@ static const mpp_param sched_params[] = {
 
 static void sched_destroy(void *priv)
 {
-    mpp_replay *rp = priv;
-    mpp_replay_free(rp);
-    free(rp);
+    sched_run *run = priv;
+    mpp_replay_free(&run->rp);
+    free(run);
 }
 
 static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
 {
     const sched_cfg *c = cfgp;
-    mpp_replay *rp = calloc(1, sizeof *rp);
-    if (!rp)
+    sched_run *run = calloc(1, sizeof *run);
+    if (!run)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    *priv = rp;
+    *priv = run;
+    run->reuse = c->reuse;
+    run->simulate = c->simulate;
+    mpp_replay *rp = &run->rp;
     if (!c->r.scheduler)
         return mpp_err_set(err, MPP_EINVAL,
                            "key 'workload.scheduler': a schedule workload needs a scheduler "
@@ -82,10 +104,21 @@ static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
 
 static void sched_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
 {
-    const mpp_replay *rp = priv;
+    const sched_run *run = priv;
+    const mpp_replay *rp = &run->rp;
+    const mpp_node_config *node = &mpp_sim_config_get(s)->node;
     r->phases = rp->sched.nphases;
     r->sched_steps = rp->sched.steps;
     r->inquiries = rp->rt.inquiries ? rp->rt.inquiries(rp->rt.ud) : 0;
+    if (!(node->cpu_mhz > 0))
+        r->schedule_ms = NAN;
+    else if (rp->rt.ud)
+        r->schedule_ms = 0; /* a runtime protocol: its scheduling is communication */
+    else
+        r->schedule_ms =
+            (double)mpp_sched_work_cycles(&rp->sched.work, node) / (node->cpu_mhz * 1000.0);
+    r->comm_ms = run->simulate ? r->makespan_ms : NAN;
+    r->total_ms = r->schedule_ms / run->reuse + r->comm_ms;
 }
 
 const mpp_workload_ops mpp_workload_schedule = {

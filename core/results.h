@@ -75,6 +75,10 @@ typedef struct mpp_sim_result {
     uint32_t phases;              /* the workload's communication phases (a schedule's) */
     uint64_t sched_steps;         /* elementary steps of computing the schedule (host work) */
     uint64_t inquiries;           /* runtime protocols: requests refused (drs_n: busy locks) */
+    double schedule_ms;           /* computing the schedule on one node processor (needs
+                                     cpu_mhz; 0 for runtime protocols; NaN: no schedule) */
+    double comm_ms;               /* the communication alone: makespan_ms of the replay */
+    double total_ms;              /* schedule_ms / reuse + comm_ms */
     bool saturated;               /* accepted < 0.95 x offered, or < 0.98 x the generated
                                      load, or the measured packets did not drain */
     bool drained;                 /* all measured packets delivered */

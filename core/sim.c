@@ -680,6 +680,7 @@ static void finish(mpp_sim *s)
     r->message_latency_max = 0;
     r->lower_bound = NAN;
     r->bound_ratio = NAN;
+    r->schedule_ms = r->comm_ms = r->total_ms = NAN; /* the schedule workload's */
     if (s->nodes) {
         mpp_hist msg;
         mpp_hist_init(&msg);
