@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/fit_schedcost.py — fit the node's schedule-cost keys to the CM-5.
 
-The data: /work/shared/calibration/cm5_schedcost.csv (or the path given),
+The data: experiments/calibration/cm5_schedcost.csv (or the path given),
 rows n, d, cgm_schedule_ms: the cost of computing the CGM schedule,
 compression of COM included, on one 33 MHz node processor of the CM-5
 (Ranka, Wang, Fox 1992/1994, Table 4, the rows for n = 32).
@@ -71,7 +71,7 @@ def rel_errors(prices, counts, target):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("csv", nargs="?", default="/work/shared/calibration/cm5_schedcost.csv")
+    ap.add_argument("csv", nargs="?", default="experiments/calibration/cm5_schedcost.csv")
     ap.add_argument("--mppnet", default="build/mppnet")
     ap.add_argument("--samples", type=int, default=10)
     a = ap.parse_args()

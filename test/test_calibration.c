@@ -7,9 +7,13 @@
  *      4096-byte d = 31 receive time is within 25%, and the d = 31 send
  *      minimum is clearly below the d = 16 one (processors 28..30 share
  *      processor 31's cluster of 4: the cluster effect).
+ *   D. the cost of computing the CGM schedule on one node processor at
+ *      n = 32 (cm5_schedcost.yaml: schedule_ms, mean of 4 random d-regular
+ *      matrices per d): within 20% of every row of cm5_schedcost.csv.
  * Runs the experiment files themselves, so the test and `mppnet run` agree.
  * Usage: test_calibration SRCDIR. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,11 +113,53 @@ static void table_b(void)
     free(r);
 }
 
+static void table_d(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/calibration/cm5_schedcost.csv", srcdir);
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    unsigned n[16], d[16];
+    double ms[16];
+    size_t rows = 0;
+    char line[256];
+    if (!fgets(line, sizeof line, f)) /* the header: n,d,cgm_schedule_ms */
+        line[0] = 0;
+    while (rows < 16 && fgets(line, sizeof line, f))
+        if (sscanf(line, "%u,%u,%lf", &n[rows], &d[rows], &ms[rows]) == 3)
+            rows++;
+    fclose(f);
+    CHECKF(rows == 7, "%s: %zu rows, expected 7", path, rows);
+    size_t nr = 0;
+    mpp_sim_result *r = run_file("cm5_schedcost.yaml", 0, NULL, &nr);
+    if (!r)
+        return;
+    CHECKF(nr == rows * 4, "cm5_schedcost.yaml: %zu runs, expected %zu (4 seeds per row)", nr,
+           rows * 4);
+    printf("D. schedule cost  n   d   measured  emulated  error\n");
+    for (size_t k = 0; k < rows && nr == rows * 4; k++) {
+        double sum = 0;
+        for (size_t s = 0; s < 4; s++) {
+            CHECK(r[k * 4 + s].nodes == n[k]);
+            sum += r[k * 4 + s].schedule_ms;
+        }
+        double model = sum / 4, rel = model / ms[k] - 1;
+        printf("               %4u %3u   %8.2f  %8.2f  %+5.1f%%\n", n[k], d[k], ms[k], model,
+               100 * rel);
+        CHECKF(fabs(rel) <= 0.20, "cgm schedule, n=%u d=%u: %.2f ms against %.2f ms", n[k], d[k],
+               model, ms[k]);
+    }
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         srcdir = argv[1];
     table_a();
     table_b();
+    table_d();
     TEST_DONE();
 }

@@ -18,6 +18,9 @@
  *      (n, d) stays within a factor 2 of its mean (the fit is printed).
  *   5. rs_nh's default cutoff keeps the phases within 5% of rs_n's on
  *      random non-uniform matrices (n = 32, d = 4..31).
+ *   6. The work by kind (mpp_sched_work) of every scheduler on two tiny
+ *      matrices, counted by hand (the counts there do not depend on the
+ *      seed, except gm's scan, which is bounded), and its price.
  *
  * The random matrices come from a small builder of our own (a circulant
  * pattern mixed by random row and column permutations, diagonal entries
@@ -470,6 +473,98 @@ static void test_generated_bound(void)
     }
 }
 
+/* ---- 6. work by kind, by hand ------------------------------------------- */
+
+typedef struct work_case {
+    const char *alg;
+    int matrix;               /* 0: A, 1: B */
+    mpp_sched_work w;         /* expected; gm's scan is checked against bounds */
+} work_case;
+
+static void test_work(void)
+{
+    /* A: n = 4, row 0 sends to 1, 2, 3 (one sender: every try succeeds,
+     * one entry per phase, 3 phases). B: n = 3, rows 0 and 1 both send to
+     * 2 (the second row of phase 1 finds column 2 taken: 2 phases). */
+    static const uint64_t ta[][3] = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}};
+    static const uint64_t tb[][3] = {{0, 2, 1}, {1, 2, 1}};
+    mpp_com m[2];
+    build_list(&m[0], 4, ta, MPP_COUNTOF(ta));
+    build_list(&m[1], 3, tb, MPP_COUNTOF(tb));
+    static const work_case cases[] = {
+        /* cgm: scan n^2; moves = nnz copied + (len - 1) swaps per row + nnz
+         * taken; rows n per phase; tries: A one per phase, B 2 + 1 */
+        {"cgm", 0, {.scan = 16, .tries = 3, .rows = 12, .phases = 3, .moves = 3 + 2 + 3}},
+        {"cgm", 1, {.scan = 9, .tries = 3, .rows = 6, .phases = 2, .moves = 2 + 0 + 2}},
+        {"rs_n", 0, {.scan = 16, .tries = 3, .rows = 12, .phases = 3, .moves = 8}},
+        {"rs_n", 1, {.scan = 9, .tries = 3, .rows = 6, .phases = 2, .moves = 4}},
+        /* gm: tries = set entries met, moves = entries cleared */
+        {"gm", 0, {.tries = 3, .rows = 12, .phases = 3, .moves = 3}},
+        {"gm", 1, {.tries = 3, .rows = 6, .phases = 2, .moves = 2}},
+        /* lp: P = 4, n (P - 1) partner checks */
+        {"lp", 0, {.scan = 12}},
+        {"lp", 1, {.scan = 9}},
+        /* ac: each message placed in its send order */
+        {"ac", 0, {.moves = 3}},
+        {"ac", 1, {.moves = 2}},
+        /* rs_nh: moves = heap pushes (B: the busy item put back once) */
+        {"rs_nh", 0, {.scan = 16, .tries = 3, .rows = 12, .phases = 3, .moves = 3}},
+        {"rs_nh", 1, {.scan = 9, .tries = 3, .rows = 6, .phases = 2, .moves = 2 + 1}},
+    };
+    for (size_t k = 0; k < MPP_COUNTOF(cases); k++) {
+        const work_case *c = &cases[k];
+        const mpp_sched_ops *op = mpp_sched_find(c->alg);
+        CHECKF(op != NULL, "no scheduler %s", c->alg);
+        if (!op)
+            continue;
+        for (uint64_t seed = 1; seed <= 5; seed++) {
+            mpp_schedule s;
+            mpp_err err;
+            memset(&s, 0, sizeof s);
+            CHECKF(op->schedule(&m[c->matrix], NULL, seed, &s, &err) == 0, "%s", err.msg);
+            const mpp_sched_work *w = &s.work;
+            uint64_t scan = c->w.scan;
+            if (!strcmp(c->alg, "gm")) {
+                /* from a random column to the first set entry (1 .. n), or
+                 * the whole row when its entries are busy: A 3 phases of
+                 * 1 .. 4; B 1 .. 3, then 3 (row busy), then 1 .. 3 */
+                static const uint64_t lo[2] = {3, 5}, hi[2] = {12, 9};
+                CHECKF(w->scan == s.steps && w->scan >= lo[c->matrix] &&
+                           w->scan <= hi[c->matrix],
+                       "gm matrix %c: scan %" PRIu64 " (steps %" PRIu64 "), expected %" PRIu64
+                       " .. %" PRIu64, 'A' + c->matrix, w->scan, s.steps, lo[c->matrix],
+                       hi[c->matrix]);
+                scan = w->scan;
+            }
+            CHECKF(w->scan == scan && w->tries == c->w.tries && w->rows == c->w.rows &&
+                       w->phases == c->w.phases && w->moves == c->w.moves,
+                   "%s matrix %c seed %" PRIu64 ": scan %" PRIu64 " tries %" PRIu64
+                   " rows %" PRIu64 " phases %" PRIu64 " moves %" PRIu64 ", expected %" PRIu64
+                   " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+                   c->alg, 'A' + c->matrix, seed, w->scan, w->tries, w->rows, w->phases,
+                   w->moves, scan, c->w.tries, c->w.rows, c->w.phases, c->w.moves);
+            if (!strcmp(c->alg, "cgm"))
+                CHECK(s.steps == w->tries); /* steps keeps its meaning */
+            mpp_schedule_free(&s);
+        }
+    }
+    /* the price: 16 x 2 + 3 x 3 + 12 x 5 = 101 cycles; phases and moves free */
+    mpp_schedule s;
+    mpp_err err;
+    memset(&s, 0, sizeof s);
+    CHECK(mpp_sched_find("cgm")->schedule(&m[0], NULL, 1, &s, &err) == 0);
+    mpp_node_config node;
+    memset(&node, 0, sizeof node);
+    node.sched_scan_cycles = 2;
+    node.sched_try_cycles = 3;
+    node.sched_row_cycles = 5;
+    CHECKF(mpp_sched_work_cycles(&s.work, &node) == 101, "price %" PRIu64 ", expected 101",
+           mpp_sched_work_cycles(&s.work, &node));
+    mpp_schedule_free(&s);
+    mpp_com_free(&m[0]);
+    mpp_com_free(&m[1]);
+}
+
 int main(void)
 {
     test_checker();
@@ -483,5 +578,6 @@ int main(void)
     test_phase_bound();
     test_cgm_steps();
     test_rs_nh();
+    test_work();
     TEST_DONE();
 }

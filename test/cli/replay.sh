@@ -47,4 +47,17 @@ for k in phases_mean phases_min phases_max steps_mean host_us_mean; do
     grep -q "\"$k\"" "$T/sched.out" || fail "schedule --json has no $k"
 done
 expect_bad schedbad 'alg|scheduler' schedule --alg nosuch --gen random-regular --n 8 --d 2
+# the work by kind, and its price on a machine preset (cgm at n = 32, d = 4:
+# the cm5 preset's fit gives about 2.6 ms)
+expect_status schedm 0 "$T" schedule --alg cgm --gen random-regular --n 32 --d 4 --samples 3 \
+    --machine cm5 --json || finish
+for k in work_scan_mean work_tries_mean work_rows_mean work_phases_mean work_moves_mean \
+    schedule_ms_mean; do
+    grep -q "\"$k\"" "$T/schedm.out" || fail "schedule --machine --json has no $k"
+done
+ms=$(sed -n 's/.*"schedule_ms_mean": \([0-9.e+-]*\).*/\1/p' "$T/schedm.out")
+awk -v m="$ms" 'BEGIN { exit !(m > 2.0 && m < 3.3) }' ||
+    fail "schedule --machine cm5: schedule_ms_mean $ms, expected about 2.6"
+expect_bad schednomach 'unknown machine preset .nosuch. \(cm5' schedule --alg cgm --gen random-regular \
+    --n 8 --d 2 --machine nosuch
 finish
