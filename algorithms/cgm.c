@@ -15,11 +15,11 @@
  * without one). Memory O(n + nnz).
  *
  * Work as a node processor runs Figs. 5 and 6 (mpp_sched_work): scan n^2
- * (the compression reads the dense COM; we build the table from the
- * sparse rows, which a CM-5 node holding the n x n COM could not), moves
- * nnz copies + the shuffle's swaps (len - 1 per row of len >= 1) + one
- * move per entry taken, tries = steps, rows n per phase (the loop visits
- * empty rows too), phases the phases.
+ * (a node holding the dense n x n COM reads all of it to compress it; we
+ * build the same table from the sparse rows), moves = nnz copies + the
+ * shuffle's swaps (len - 1 per non-empty row) + one move per entry taken,
+ * tries = steps, rows n per phase (the loop visits empty rows too),
+ * phases = nphases.
  *
  * Entries are sent whole with their own sizes, so the same code schedules
  * non-uniform matrices (`rs_n` calls it).
