@@ -4,8 +4,8 @@
  * that the tests and `mppnet schedule` apply to every scheduler:
  *
  *   1. Phased (nphases > 0): phase_start[0] == 0, phase_start is
- *      non-decreasing, phase_start[nphases] == nmsgs, and no phase is
- *      empty (schedulers drop empty phases).
+ *      non-decreasing, phase_start[nphases] == nmsgs (a phase may be
+ *      empty: lp keeps every one of its phases).
  *   2. In a phase every processor sends at most one and receives at most
  *      one message (a partial permutation).
  *   3. Dynamic (nphases == 0): msgs is every processor's send order, the
@@ -41,8 +41,8 @@ static int check_phase_bounds(const mpp_schedule *s, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL, "schedule: phase 0 starts at message %" PRIu32,
                            s->phase_start[0]);
     for (uint32_t p = 0; p < s->nphases; p++)
-        if (s->phase_start[p + 1] <= s->phase_start[p])
-            return mpp_err_set(err, MPP_EINVAL, "schedule: phase %" PRIu32 " is empty or ends "
+        if (s->phase_start[p + 1] < s->phase_start[p])
+            return mpp_err_set(err, MPP_EINVAL, "schedule: phase %" PRIu32 " ends "
                                "before it starts (%" PRIu32 " .. %" PRIu32 ")", p,
                                s->phase_start[p], s->phase_start[p + 1]);
     if (s->phase_start[s->nphases] != s->nmsgs)

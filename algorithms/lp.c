@@ -31,7 +31,11 @@ static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
         P *= 2;
     int rc = mpp_phases_alloc(out, com->nnz);
     uint32_t *count = calloc((size_t)P + 1, sizeof *count);
-    if (rc || !count) {
+    if (!rc) { /* every phase k = 1 .. P - 1 is kept: P entries */
+        free(out->phase_start);
+        out->phase_start = malloc((size_t)P * sizeof *out->phase_start);
+    }
+    if (rc || !count || !out->phase_start) {
         free(count);
         mpp_schedule_free(out);
         return mpp_err_set(err, MPP_ENOMEM, "scheduler 'lp': out of memory");
@@ -43,8 +47,7 @@ static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
         count[k] += count[k - 1];
     uint32_t np = 0;
     for (uint64_t k = 1; k < P; k++)
-        if (count[k + 1] > count[k])
-            out->phase_start[np++] = count[k];
+        out->phase_start[np++] = count[k];
     for (uint32_t e = 0; e < com->nnz; e++) {
         const mpp_com_entry *c = &com->e[e];
         out->msgs[count[c->src ^ c->dst]++] = (mpp_sched_msg){c->src, c->dst, c->units};
@@ -57,6 +60,6 @@ static int lp_schedule(const mpp_com *com, const void *cfg, uint64_t seed, mpp_s
 
 const mpp_sched_ops mpp_sched_lp = {
     .name = "lp",
-    .help = "linear permutation: phase k pairs i with i XOR k (empty phases dropped)",
+    .help = "linear permutation: phase k = 1 .. P-1 pairs i with i XOR k (every phase kept)",
     .schedule = lp_schedule,
 };

@@ -53,9 +53,10 @@ typedef struct mpp_sched_work {
 } mpp_sched_work;
 
 /* A schedule, owned by whoever called the scheduler (mpp_schedule_free).
- * Phased schedulers: nphases >= 1 non-empty phases (empty ones are dropped,
- * e.g. lp's phases k without a message, but still counted in steps), each a
- * partial permutation; an empty COM gives nphases = 0. Dynamic schedulers
+ * Phased schedulers: nphases >= 1 phases, each a partial permutation; a
+ * phase may be empty (lp keeps its phases k without a message, whose
+ * start-up the machine pays); gm, cgm, rs_n and rs_nh never make an empty
+ * one, and an empty COM gives them nphases = 0. Dynamic schedulers
  * with a schedule hook (ac): nphases = 0, phase_start = NULL, and msgs holds
  * every entry once, whole, in the order each processor will send them:
  * grouped by source in increasing order of source, random order within a
@@ -90,6 +91,9 @@ struct mpp_sched_ops {
     const char *name;
     const char *help;
     bool dynamic;
+    /* the messaging paradigm (mpp_paradigm) its paper ran it with: the
+     * schedule workload's `paradigm: published` replays it so */
+    int paradigm;
     mpp_schema schema;
     int (*schedule)(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                     mpp_err *err);
