@@ -19,6 +19,7 @@
 
 #include "algorithms/phases.h"
 #include "core/base/rng.h"
+#include "core/sections.h"
 
 /* Fisher-Yates shuffle of m[0 .. len). */
 static void shuffle_msgs(mpp_rng *rng, mpp_sched_msg *m, uint32_t len)
@@ -63,5 +64,6 @@ const mpp_sched_ops mpp_sched_ac = {
     .name = "ac",
     .help = "asynchronous: post all receives, send everything in random order (no phases)",
     .dynamic = true,
+    .paradigm = MPP_PARADIGM_ASYNC, /* CMMD's asynchronous send and receive */
     .schedule = ac_schedule,
 };

@@ -41,6 +41,9 @@ typedef struct sched_run {
     bool simulate;
 } sched_run;
 
+/* "published", then mpp_paradigm_names in their order (index - 1). */
+static const char *const paradigm_choices[] = {"published", "sync", "async", "am", "am_put", NULL};
+
 static const char *const gen_choices[] = {"random-regular", "random-nonuniform", NULL};
 
 #define R(f) offsetof(sched_cfg, r.f)
@@ -48,8 +51,9 @@ static const mpp_param sched_params[] = {
     {"scheduler", MPP_PT_PLUGIN, R(scheduler), "cgm", 0, 0, NULL,
      "the scheduler (mppnet list schedulers); its parameters go in workload.<scheduler>",
      &mpp_sched_family, R(sched_cfg)},
-    {"paradigm", MPP_PT_ENUM, offsetof(sched_cfg, paradigm), "sync", 0, 0, mpp_paradigm_names,
-     "messaging paradigm of the replay"},
+    {"paradigm", MPP_PT_ENUM, offsetof(sched_cfg, paradigm), "published", 0, 0, paradigm_choices,
+     "messaging paradigm of the replay (published: the scheduler's own, as its paper ran it: "
+     "async for ac, sync for the phased ones)"},
     {"com", MPP_PT_STRING, R(com), "", 0, 0, NULL,
      "a COM file (Matrix Market, .gz allowed); empty: generate one"},
     {"com_step", MPP_PT_U32, R(com_step), "0", 0, 1e9, NULL, "which matrix of a sequence file"},
@@ -92,7 +96,8 @@ static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
                            "key 'workload.scheduler': a schedule workload needs a scheduler "
                            "(mppnet list schedulers)");
     mpp_sim_window(s, c->warmup, c->warmup + c->measure);
-    int rc = mpp_replay_prepare(rp, &c->r, c->paradigm, mpp_sim_topology(s)->nodes,
+    int paradigm = c->paradigm ? c->paradigm - 1 : c->r.scheduler->paradigm;
+    int rc = mpp_replay_prepare(rp, &c->r, paradigm, mpp_sim_topology(s)->nodes,
                                 mpp_sim_config_get(s)->run.seed, err);
     if (rc || !c->simulate)
         return rc; /* schedule only: no processors, the run ends at once */
