@@ -108,13 +108,17 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
     }
     uint32_t *to = malloc(nodes * sizeof *to), *from = malloc(nodes * sizeof *from);
     uint64_t *bytes = malloc(nodes * sizeof *bytes);
-    if (!to || !from || !bytes) {
+    bool *active = calloc(nodes, sizeof *active);
+    if (!to || !from || !bytes || !active) {
         free(to);
         free(from);
         free(bytes);
+        free(active);
         rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto fail;
     }
+    for (uint32_t p = 0; p < r->com.n && p < nodes; p++)
+        active[p] = true; /* every processor of the matrix runs the schedule */
     for (uint32_t ph = 0; ph < r->sched.nphases && !rc; ph++) {
         for (uint32_t p = 0; p < nodes; p++)
             to[p] = from[p] = MPP_ANY;
@@ -126,9 +130,14 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
         }
         for (uint32_t p = 0; p < nodes && !rc; p++) {
             bool s = to[p] != MPP_ANY, v = from[p] != MPP_ANY;
-            if (!s && !v)
+            /* every processor of the schedule walks every phase (its
+             * bookkeeping: node.phase_cycles), sending or receiving in it
+             * or not */
+            if (!active[p])
                 continue;
             rc = add(r, p, (mpp_op){.code = MPP_OP_MARK, .tag = ph}, err);
+            if (rc || (!s && !v))
+                continue;
             if (!rc && paradigm == MPP_PARADIGM_SYNC && s && v)
                 rc = add(r, p, (mpp_op){.code = MPP_OP_SENDRECV, .paradigm = par, .peer = to[p],
                                         .peer2 = from[p], .bytes = bytes[p]}, err);
@@ -152,6 +161,7 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
     free(to);
     free(from);
     free(bytes);
+    free(active);
     if (rc)
         goto fail;
     return 0;

@@ -573,7 +573,7 @@ static bool fifo_room(const mpp_nodes *ns, uint32_t n, uint32_t cls)
 
 static uint32_t class_of(const mpp_nodes *ns, uint8_t kind)
 {
-    return kind == PK_REPLY && ns->MC > 1 ? 1 : 0;
+    return (kind == PK_REPLY || kind == PK_REQ) && ns->MC > 1 ? 1 : 0;
 }
 
 /* Write one packet of kind for message mi into node n's send FIFO, ready
@@ -612,13 +612,14 @@ static bool interrupt_class(const mpp_nodes *ns, uint8_t kind, const msg *m)
         return m->paradigm == MPP_PARADIGM_ASYNC;
     if (kind == PK_AM || kind == PK_PUT)
         return ns->cfg.delivery == MPP_DELIVER_INTERRUPT;
-    return false;
+    return m->paradigm == MPP_PARADIGM_ASYNC && ns->cfg.async_data == MPP_DELIVER_INTERRUPT;
 }
 
-/* The head packet of node n's receive FIFOs (interface order), or NONE. */
+/* The head packet of node n's receive FIFOs, or NONE: the control
+ * interface (the highest, which carries the handshake) before the data. */
 static uint32_t rx_head(const mpp_nodes *ns, uint32_t n, uint32_t *cls)
 {
-    for (uint32_t k = 0; k < ns->MC; k++) {
+    for (uint32_t k = ns->MC; k-- > 0;) {
         const ring *rg = &ns->rx[(size_t)n * ns->MC + k];
         if (rg->n) {
             *cls = k;
@@ -650,9 +651,11 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     node *nd = &ns->nodes[n];
     switch (kind) {
     case PK_REQ:
+        cost += c->handshake_cycles;
         first_contact(ns, n, mi);
         break;
     case PK_REPLY:
+        cost += c->handshake_cycles;
         m->replied = 1;
         if (!m->data_queued) {
             /* the data may go now (an async REPLY handler writes it at once) */
@@ -673,6 +676,9 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
         if (m->received == m->npk) {
             if (kind == PK_PUT)
                 cost += c->handler_cycles;
+            if (kind == PK_DATA)
+                cost += c->recv_done_cycles +
+                        (m->paradigm == MPP_PARADIGM_ASYNC ? c->async_msg_cycles : 0);
             if (ns->handler && kind != PK_DATA) {
                 mpp_node_ctx ctx = {ns, n, start + cost, 0};
                 ns->handler(ns->handler_ud, &ctx, n, m->src, m->tag, m->bytes);
@@ -753,8 +759,11 @@ static bool bg_recv_posted(const mpp_nodes *ns, const node *nd)
 static bool may_read(const mpp_nodes *ns, const node *nd)
 {
     if (!nd->op_active)
-        return nd->state == ST_BLOCKED || nd->pc >= nd->nops || nd->outstanding ||
-               nd->recvs.n || (nd->pc < nd->nops && nd->ops[nd->pc].code == MPP_OP_POLL);
+        /* between operations a processor reads only at the end of its
+         * program or when told to poll: the next call (posting a receive,
+         * starting a send) comes first, as in the program's order */
+        return nd->state == ST_BLOCKED || nd->pc >= nd->nops ||
+               nd->ops[nd->pc].code == MPP_OP_POLL;
     const mpp_op *op = &nd->ops[nd->pc];
     if (op->code == MPP_OP_SEND) {
         /* a blocking send reads while it waits for its reply, not while it
@@ -818,11 +827,13 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
                                 op->paradigm == MPP_PARADIGM_AM_PUT
                             ? 0
                             : c->send_msg_cycles;
+        if (op->code != MPP_OP_AM && op->paradigm == MPP_PARADIGM_ASYNC)
+            cost += c->async_msg_cycles;
         if (op->code == MPP_OP_SENDRECV) {
             nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false);
             if (nd->op_recv != NONE)
                 match_pending(ns, n, nd->op_recv);
-            cost += c->recv_msg_cycles;
+            cost += c->recv_msg_cycles + c->sendrecv_cycles;
         }
         mpp_op mop = *op;
         if (op->code == MPP_OP_AM) {
@@ -909,6 +920,8 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         return ctx.cost;
     }
     case MPP_OP_MARK:
+        nd->pc++;
+        return c->phase_cycles;
     default:
         nd->pc++;
         return 0;

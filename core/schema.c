@@ -66,6 +66,18 @@ static const mpp_param node_params[] = {
      "CPU cycles per message sent (software overhead)"},
     {"recv_msg_cycles", MPP_PT_U32, NODE(recv_msg_cycles), "0", 0, 1e9, NULL,
      "CPU cycles per receive posted (software overhead)"},
+    {"sendrecv_cycles", MPP_PT_U32, NODE(sendrecv_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles of a simultaneous send-and-receive call beyond its send and receive"},
+    {"async_msg_cycles", MPP_PT_U32, NODE(async_msg_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles an async message costs beyond a blocking one, on each side (sending it, and "
+     "completing its receive)"},
+    {"handshake_cycles", MPP_PT_U32, NODE(handshake_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles of the handshake on each side: reading a send request (matching it to a "
+     "posted receive) or its reply (setting up the transfer)"},
+    {"recv_done_cycles", MPP_PT_U32, NODE(recv_done_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles to complete a sync or async receive after its last packet"},
+    {"phase_cycles", MPP_PT_U32, NODE(phase_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles of a phase mark (MARK): a phased schedule's bookkeeping per phase"},
     {"poll_cycles", MPP_PT_U32, NODE(poll_cycles), "5", 0, 1e9, NULL,
      "CPU cycles of a poll that finds a packet"},
     {"interrupt_cycles", MPP_PT_U32, NODE(interrupt_cycles), "100", 0, 1e9, NULL,
@@ -85,6 +97,8 @@ static const mpp_param node_params[] = {
      "2n-word reset included)"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
+    {"async_data", MPP_PT_ENUM, NODE(async_data), "poll", 0, 0, delivery_choices,
+     "the data packets of async messages are read when polled, or on interrupt"},
 };
 static const mpp_param run_params[] = {
     {"seed", MPP_PT_U64, offsetof(mpp_run_config, seed), "1", 0, 0, NULL, "master random seed"},

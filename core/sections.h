@@ -72,6 +72,11 @@ typedef struct mpp_node_config {
     uint32_t recv_packet_cycles;    /* read one packet from a receive FIFO */
     uint32_t send_msg_cycles;       /* per message sent (protocol, bookkeeping) */
     uint32_t recv_msg_cycles;       /* per receive posted */
+    uint32_t sendrecv_cycles;       /* a simultaneous send-and-receive call, beyond its send and receive */
+    uint32_t async_msg_cycles;      /* an async message's extra on each side (CMMD's async layer) */
+    uint32_t handshake_cycles;      /* reading a send request or its reply (CMMD's handshake) */
+    uint32_t recv_done_cycles;      /* completing a CMMD receive after its last packet */
+    uint32_t phase_cycles;          /* a phase mark: a phased schedule's per-phase bookkeeping */
     uint32_t poll_cycles;           /* a poll that finds a packet */
     uint32_t interrupt_cycles;      /* entering and leaving an interrupt handler */
     uint32_t handler_cycles;        /* an active-message / completion handler */
@@ -84,6 +89,7 @@ typedef struct mpp_node_config {
     uint32_t sched_try_cycles;      /* one candidate tested against the receive mask */
     uint32_t sched_row_cycles;      /* one row visited by a phase's loop */
     int delivery;                   /* mpp_delivery for active messages */
+    int async_data;                 /* mpp_delivery for the data of async messages */
 } mpp_node_config;
 
 /* A workload's configuration: its plug-in and its own struct (filled from
