@@ -612,7 +612,7 @@ static bool interrupt_class(const mpp_nodes *ns, uint8_t kind, const msg *m)
         return m->paradigm == MPP_PARADIGM_ASYNC;
     if (kind == PK_AM || kind == PK_PUT)
         return ns->cfg.delivery == MPP_DELIVER_INTERRUPT;
-    return m->paradigm == MPP_PARADIGM_ASYNC && ns->cfg.async_data == MPP_DELIVER_INTERRUPT;
+    return false;
 }
 
 /* The head packet of node n's receive FIFOs, or NONE: the control

@@ -97,8 +97,6 @@ static const mpp_param node_params[] = {
      "2n-word reset included)"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
-    {"async_data", MPP_PT_ENUM, NODE(async_data), "poll", 0, 0, delivery_choices,
-     "the data packets of async messages are read when polled, or on interrupt"},
 };
 static const mpp_param run_params[] = {
     {"seed", MPP_PT_U64, offsetof(mpp_run_config, seed), "1", 0, 0, NULL, "master random seed"},

@@ -89,7 +89,6 @@ typedef struct mpp_node_config {
     uint32_t sched_try_cycles;      /* one candidate tested against the receive mask */
     uint32_t sched_row_cycles;      /* one row visited by a phase's loop */
     int delivery;                   /* mpp_delivery for active messages */
-    int async_data;                 /* mpp_delivery for the data of async messages */
 } mpp_node_config;
 
 /* A workload's configuration: its plug-in and its own struct (filled from
