@@ -77,6 +77,9 @@ typedef struct mpp_node_config {
     uint32_t handler_cycles;        /* an active-message / completion handler */
     uint64_t barrier_cycles;        /* control network: last entry to release */
     uint64_t reduce_cycles;         /* control network: a reduction */
+    uint64_t reduce_word_cycles;    /* control network: each word of a vector reduction
+                                       after the first */
+    uint32_t mem_word_cycles;       /* a word copied or scanned in memory by a program */
     int delivery;                   /* mpp_delivery for active messages */
 } mpp_node_config;
 
