@@ -74,7 +74,7 @@ typedef struct mpp_sim_result {
     uint64_t interrupts;          /* interrupt handlers run */
     uint32_t phases;              /* the workload's communication phases (a schedule's) */
     uint64_t sched_steps;         /* elementary steps of computing the schedule (host work) */
-    uint64_t inquiries;           /* runtime protocols: requests refused (drs_n: busy locks) */
+    uint64_t inquiries;           /* runtime protocols: requests made (drs_n: lock inquiries) */
     bool saturated;               /* accepted < 0.95 x offered, or < 0.98 x the generated
                                      load, or the measured packets did not drain */
     bool drained;                 /* all measured packets delivered */

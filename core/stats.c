@@ -135,7 +135,7 @@ const mpp_result_field mpp_result_fields[] = {
     F(interrupts, MPP_F_U64, "messages: interrupt handlers run"),
     F(phases, MPP_F_U32, "schedule: phases of the schedule"),
     F(sched_steps, MPP_F_U64, "schedule: elementary steps of the scheduling algorithm"),
-    F(inquiries, MPP_F_U64, "schedule, drs_n: inquiries that found the lock busy"),
+    F(inquiries, MPP_F_U64, "schedule, drs_n: lock inquiries (FREE and BUSY answers)"),
     F(cycles, MPP_F_U64, "all simulated cycles (warm-up, measurement, drain)"),
     F(flit_hops, MPP_F_U64, "channel traversals of all flits (injection, inter-router, ejection)"),
     F(router_cycles, MPP_F_U64, "routers x simulated cycles"),
