@@ -79,7 +79,18 @@ typedef struct mpp_sched_runtime {
     mpp_app_start start;
     void *ud;
     void (*destroy)(void *ud);
-    uint64_t (*inquiries)(const void *ud); /* protocol messages that found a busy lock */
+    /* The hooks below may be NULL. */
+    uint64_t (*inquiries)(const void *ud);      /* requests made (drs_n: lock inquiries) */
+    uint64_t (*inquiries_busy)(const void *ud); /* of those, refused (drs_n: lock busy) */
+    /* network cycle at which the protocol's set-up ended on the last
+     * processor (drs_n: Generate_Recv) */
+    uint64_t (*setup_cycles)(const void *ud);
+    /* after a run: 0 when the protocol's invariants held, else MPP_EINVAL
+     * and what was violated (tests) */
+    int (*check)(const void *ud, mpp_err *err);
+    /* releases of a lock that reached it before the last packet of the
+     * message they follow had been read (drs_n) */
+    uint64_t (*overtaken)(const void *ud);
 } mpp_sched_runtime;
 
 typedef struct mpp_sched_ops mpp_sched_ops;

@@ -5,7 +5,10 @@
  * protocol such as drs_n also drives them through handler callbacks).
  * Reported besides the node-program columns: the schedule's phases, its
  * elementary scheduling steps and, for runtime protocols, the requests
- * that were refused. simulate: false only schedules (the run has no
+ * made (`inquiries`), and as this workload's own columns those refused
+ * (`inquiries_busy`) and when the protocol's set-up ended
+ * (`generate_recv_ms`: drs_n's Generate_Recv, on the last processor) and
+ * drs_n's lock releases that overtook their data (`releases_before_data`). simulate: false only schedules (the run has no
  * cycles). The throughput statistics are measured over
  * [warmup, warmup + measure) (see docs/config.md).
  *
@@ -124,7 +127,23 @@ static void sched_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
             (double)mpp_sched_work_cycles(&rp->sched.work, node) / (node->cpu_mhz * 1000.0);
     r->comm_ms = run->simulate ? r->makespan_ms : NAN;
     r->total_ms = r->schedule_ms / run->reuse + r->comm_ms;
+    r->extra[0].u = rp->rt.inquiries_busy ? rp->rt.inquiries_busy(rp->rt.ud) : 0;
+    double mhz = mpp_sim_config_get(s)->net.net_mhz;
+    r->extra[1].d = rp->rt.setup_cycles && mhz > 0
+                        ? (double)rp->rt.setup_cycles(rp->rt.ud) / (mhz * 1000.0)
+                        : 0;
+    r->extra[2].u = rp->rt.overtaken ? rp->rt.overtaken(rp->rt.ud) : 0;
 }
+
+static const mpp_result_column sched_columns[] = {
+    {"inquiries_busy", MPP_F_U64, "runtime protocols: inquiries refused (drs_n: lock busy)"},
+    {"generate_recv_ms", MPP_F_DOUBLE,
+     "runtime protocols: when the set-up ended on the last processor, ms (drs_n: Generate_Recv; "
+     "0 for the others)"},
+    {"releases_before_data", MPP_F_U64,
+     "drs_n: lock releases that reached the destination before the last packet of their "
+     "message (packets overtaking each other in the network)"},
+};
 
 const mpp_workload_ops mpp_workload_schedule = {
     .name = "schedule",
@@ -134,6 +153,8 @@ const mpp_workload_ops mpp_workload_schedule = {
     .setup = sched_setup,
     .finish = sched_finish,
     .destroy = sched_destroy,
+    .columns = sched_columns,
+    .ncolumns = MPP_COUNTOF(sched_columns),
     .summary = mpp_summary_nodes,
     .nsummary = MPP_SUMMARY_NODES_N,
 };

@@ -39,6 +39,11 @@
  *     (interrupt_cycles), as `delivery` says; no handshake.
  *   am_put: a stream of PUT packets into an agreed receive port, no
  *     handshake; one handler runs when the byte count reaches zero.
+ *   The application (MPP_OP_APP's callbacks) may also start sync, async
+ *   or am_put messages and post receives itself (mpp_node_send_msg,
+ *   mpp_node_post_recv: same packets, same costs) and hears of their end
+ *   through its handler (MPP_APP_SENT, MPP_APP_RECVD); see "application
+ *   handlers" below.
  *
  * Choice of action of a free processor (node_act), in order:
  *   1. an interrupt: the head packet of a receive FIFO is interrupt-class;
@@ -67,6 +72,7 @@
 
 enum { PK_REQ = 1, PK_REPLY = 2, PK_DATA = 3, PK_AM = 4, PK_PUT = 5 };
 enum { ST_RUN = 0, ST_BLOCKED = 1, ST_DONE = 2 };
+enum { NOTIFY_SENT = 1, NOTIFY_RECVD = 2 };
 
 #define NONE 0xffffffffu
 #define NEVER UINT64_MAX
@@ -80,6 +86,8 @@ typedef struct msg {
     uint8_t background; /* ISEND: completes without the program waiting */
     uint8_t data_queued;
     uint8_t unmatched;  /* an AM operation's packet: never matches a receive */
+    uint8_t notify;     /* NOTIFY_*: the application hears of its end (mpp_node_send_msg,
+                           mpp_node_post_recv) */
     uint32_t written, received;
     uint32_t recv;      /* matched posted receive at dst, or NONE */
     uint64_t issue, first_inject, delivered;
@@ -90,6 +98,7 @@ typedef struct precv {
     uint32_t src, tag;  /* MPP_ANY allowed */
     uint32_t msg;       /* matched message or NONE */
     uint8_t done, background;
+    uint8_t notify;     /* posted by mpp_node_post_recv */
 } precv;
 
 typedef struct job {    /* packets to write */
@@ -437,6 +446,7 @@ static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, 
     r->msg = NONE;
     r->done = 0;
     r->background = bg;
+    r->notify = 0;
     if (!vec_push(&ns->nodes[n].recvs, ns->npr))
         ns->oom = true;
     return ns->npr++;
@@ -456,6 +466,8 @@ static void bind(mpp_nodes *ns, uint32_t n, uint32_t ri, uint32_t mi)
 {
     ns->pr[ri].msg = mi;
     ns->msgs[mi].recv = ri;
+    if (ns->pr[ri].notify)
+        ns->msgs[mi].notify |= NOTIFY_RECVD;
     if (ns->msgs[mi].received == ns->msgs[mi].npk) {
         /* a put stream that completed before its port was posted */
         precv_done(ns, n, ri);
@@ -679,9 +691,10 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
             if (kind == PK_DATA)
                 cost += c->recv_done_cycles +
                         (m->paradigm == MPP_PARADIGM_ASYNC ? c->async_msg_cycles : 0);
-            if (ns->handler && kind != PK_DATA) {
+            if (ns->handler && (kind != PK_DATA || (m->notify & NOTIFY_RECVD))) {
                 mpp_node_ctx ctx = {ns, n, start + cost, 0};
-                ns->handler(ns->handler_ud, &ctx, n, m->src, m->tag, m->bytes);
+                uint32_t tag = m->notify & NOTIFY_RECVD ? m->tag | MPP_APP_RECVD : m->tag;
+                ns->handler(ns->handler_ud, &ctx, n, m->src, tag, m->bytes);
                 cost += ctx.cost;
                 m = &ns->msgs[mi]; /* the handler may have grown the table */
             }
@@ -739,6 +752,97 @@ void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start
 }
 
 void mpp_node_app_done(mpp_node_ctx *ctx) { ctx->ns->nodes[ctx->n].app_done = true; }
+
+/* The application's own messages and receives (drs_n's CMMD transfers).
+ * They are background work of node n (outstanding, so MPP_OP_APP waits for
+ * them) whose end the application hears of through its handler:
+ *
+ *   mpp_node_send_msg  sync/async: send_msg_cycles, REQ queued; the REPLY
+ *                      queues the data (read_packet); am_put: data queued
+ *                      at once. The last packet written -> app_sent ->
+ *                      handler(tag | MPP_APP_SENT).
+ *   mpp_node_post_recv recv_msg_cycles, a background receive (it matches
+ *                      a pending REQ or PUT stream at once, else the next
+ *                      to arrive); bind marks the message NOTIFY_RECVD and
+ *                      read_packet runs handler(tag | MPP_APP_RECVD) when
+ *                      its last packet is read.
+ *
+ * The data of a sync/async message is written like a blocking send's: the
+ * processor writes it before reading anything that is not an interrupt
+ * (node_act step 4 before 5), so the application's "blocking send" is the
+ * time from the call to MPP_APP_SENT. */
+int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag,
+                      int paradigm)
+{
+    mpp_nodes *ns = ctx->ns;
+    bool cmmd = paradigm == MPP_PARADIGM_SYNC || paradigm == MPP_PARADIGM_ASYNC;
+    if (dst >= ns->N || tag > MPP_APP_TAG_MAX || (!cmmd && paradigm != MPP_PARADIGM_AM_PUT) ||
+        mpp_packet_count(&ns->pk, bytes) > MPP_MSG_MAX_PACKETS)
+        return -1;
+    mpp_op op = {.code = MPP_OP_ISEND, .paradigm = (uint8_t)paradigm, .peer = dst, .tag = tag,
+                 .bytes = bytes};
+    if (cmmd)
+        ctx->cost += ns->cfg.send_msg_cycles;
+    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, ctx->at + ctx->cost));
+    if (mi == NONE)
+        return 0;
+    node *nd = &ns->nodes[ctx->n];
+    msg *m = &ns->msgs[mi];
+    m->background = 1;
+    m->notify = NOTIFY_SENT;
+    nd->outstanding++;
+    if (cmmd) {
+        if (!ctrl_push(nd, (job){mi, PK_REQ, 0}))
+            ns->oom = true;
+    } else {
+        m->data_queued = 1;
+        if (!vec_push(&nd->data, mi))
+            ns->oom = true;
+    }
+    return 0;
+}
+
+int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag)
+{
+    mpp_nodes *ns = ctx->ns;
+    if ((src >= ns->N && src != MPP_ANY) || tag > MPP_APP_TAG_MAX)
+        return -1;
+    ctx->cost += ns->cfg.recv_msg_cycles;
+    uint32_t ri = new_recv(ns, ctx->n, src, tag, true);
+    if (ri == NONE)
+        return 0;
+    ns->pr[ri].notify = 1;
+    ns->nodes[ctx->n].outstanding++;
+    match_pending(ns, ctx->n, ri);
+    return 0;
+}
+
+void mpp_node_copy_words(mpp_node_ctx *ctx, uint64_t words)
+{
+    ctx->cost += words * ctx->ns->cfg.mem_word_cycles;
+}
+
+/* Message mi of node n has written its last packet at CPU time `at`: the
+ * application hears of it if it asked to (mpp_node_send_msg). Returns the
+ * CPU cycles its handler took. */
+static uint64_t app_sent(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t at)
+{
+    const msg *m = &ns->msgs[mi];
+    if (!(m->notify & NOTIFY_SENT) || !ns->handler)
+        return 0;
+    mpp_node_ctx ctx = {ns, n, at, 0};
+    ns->handler(ns->handler_ud, &ctx, n, m->dst, m->tag | MPP_APP_SENT, m->bytes);
+    return ctx.cost;
+}
+
+/* Network cycles of a reduction of op->bytes words (0 and 1: one word):
+ * the first word costs reduce_cycles, each further one reduce_word_cycles
+ * (the words of a vector sum follow each other through the control
+ * network). */
+static uint64_t reduce_time(const mpp_node_config *c, const mpp_op *op)
+{
+    return c->reduce_cycles + (op->bytes > 1 ? (op->bytes - 1) * c->reduce_word_cycles : 0);
+}
 
 void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles) { ctx->cost += cycles; }
 
@@ -895,7 +999,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
             ns->barrier_last = now;
         if (ns->barrier_in == ns->unfinished) {
             uint64_t rel = ns->barrier_last +
-                           (op->code == MPP_OP_BARRIER ? c->barrier_cycles : c->reduce_cycles);
+                           (op->code == MPP_OP_BARRIER ? c->barrier_cycles : reduce_time(c, op));
             ns->barrier_release = rel;
             ns->barrier_epoch++;
             ns->barrier_in = 0;
@@ -1010,6 +1114,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
                     break;
                 }
             send_complete(ns, n, mi, net_ceil(ns, start + cost));
+            cost += app_sent(ns, n, mi, start + cost);
         }
         return cost;
     }

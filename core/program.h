@@ -22,7 +22,8 @@ typedef enum mpp_op_code {
     MPP_OP_POLL = 7,     /* read every packet waiting in the receive FIFOs */
     MPP_OP_COMPUTE = 8,  /* bytes = CPU cycles of computation */
     MPP_OP_BARRIER = 9,  /* control-network barrier */
-    MPP_OP_REDUCE = 10,  /* control-network reduction */
+    MPP_OP_REDUCE = 10,  /* control-network reduction of bytes words (0 or 1: one word;
+                            more: a vector sum, reduce_word_cycles per extra word) */
     MPP_OP_MARK = 11,    /* phase mark (tag = phase number) */
     MPP_OP_APP = 12      /* hand the processor to the application's start callback and
                             wait until it calls mpp_node_app_done */
@@ -42,7 +43,9 @@ typedef struct mpp_op {
 /* C callbacks for execution-driven applications. A handler runs on node
  * `node` when an active message from `src` with handler id `tag` has been
  * read (after handler_cycles), or when the last packet of an am_put stream
- * of `bytes` bytes has. Through ctx it may send active messages and charge
+ * of `bytes` bytes has, and for the notifications of the application's own
+ * sends and posted receives (MPP_APP_SENT, MPP_APP_RECVD below). Through
+ * ctx it may send active messages and messages, post receives and charge
  * computation to the processor; nothing else. */
 typedef struct mpp_node_ctx mpp_node_ctx;
 typedef void (*mpp_am_handler)(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t src,
@@ -62,8 +65,41 @@ uint64_t mpp_node_now(const mpp_node_ctx *ctx);
  * MPP_MSG_MAX_PACKETS packets. */
 int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag);
 /* In a handler or start callback: the application is done on this node
- * (its MPP_OP_APP operation completes). */
+ * (its MPP_OP_APP operation completes once nothing it started is
+ * outstanding). */
 void mpp_node_app_done(mpp_node_ctx *ctx);
+
+/* Flags in the tag of the application's notifications (so application tags
+ * must stay below 2^30): */
+#define MPP_APP_SENT 0x80000000u  /* a mpp_node_send_msg has written its last packet;
+                                     src = its destination, bytes = its size */
+#define MPP_APP_RECVD 0x40000000u /* a message matched by a mpp_node_post_recv has been
+                                     read completely; src = its sender */
+#define MPP_APP_TAG_MAX 0x3fffffffu
+
+/* In a handler or start callback: send `bytes` to dst with tag as a
+ * message of `paradigm` (an mpp_paradigm): sync and async pay
+ * send_msg_cycles and do CMMD's REQ/REPLY/DATA handshake with a receive
+ * posted at dst; am_put is a block transfer (no per-message cost). The
+ * processor writes the data as it would for a blocking send; when the last
+ * packet is written the handler runs at this node with tag | MPP_APP_SENT.
+ * The send is outstanding until then (MPP_OP_APP waits for it). Returns 0,
+ * or -1 when dst does not exist, tag > MPP_APP_TAG_MAX, the paradigm is am
+ * (use mpp_node_send_am) or unknown, or the message would have more than
+ * MPP_MSG_MAX_PACKETS packets. */
+int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag,
+                      int paradigm);
+/* In a handler or start callback: post a receive for a message from src
+ * (or MPP_ANY) with tag, paying recv_msg_cycles. When the message has been
+ * read completely the handler runs with tag | MPP_APP_RECVD (an am_put
+ * stream that completed before the receive was posted ran its handler with
+ * the plain tag then, and the receive completes silently). Outstanding
+ * until complete. Returns 0, or -1 when src is not a node (nor MPP_ANY) or
+ * tag > MPP_APP_TAG_MAX. */
+int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag);
+/* In a handler or start callback: the processor copies or scans `words`
+ * words of memory (words x mem_word_cycles CPU cycles). */
+void mpp_node_copy_words(mpp_node_ctx *ctx, uint64_t words);
 
 /* The start callback of MPP_OP_APP. */
 typedef void (*mpp_app_start)(void *ud, mpp_node_ctx *ctx, uint32_t node);

@@ -74,7 +74,7 @@ typedef struct mpp_sim_result {
     uint64_t interrupts;          /* interrupt handlers run */
     uint32_t phases;              /* the workload's communication phases (a schedule's) */
     uint64_t sched_steps;         /* elementary steps of computing the schedule (host work) */
-    uint64_t inquiries;           /* runtime protocols: requests refused (drs_n: busy locks) */
+    uint64_t inquiries;           /* runtime protocols: requests made (drs_n: lock inquiries) */
     double schedule_ms;           /* computing the schedule on one node processor (needs
                                      cpu_mhz; 0 for runtime protocols; NaN: no schedule) */
     double comm_ms;               /* the communication alone: makespan_ms of the replay */

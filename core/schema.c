@@ -95,6 +95,10 @@ static const mpp_param node_params[] = {
     {"sched_row_cycles", MPP_PT_U32, NODE(sched_row_cycles), "0", 0, 1e9, NULL,
      "schedule cost: CPU cycles to visit one row in a phase (its share of the phase's "
      "2n-word reset included)"},
+    {"reduce_word_cycles", MPP_PT_CYCLES, NODE(reduce_word_cycles), "0", 0, 0, NULL,
+     "control network: network cycles each word of a vector reduction adds after the first"},
+    {"mem_word_cycles", MPP_PT_U32, NODE(mem_word_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per word a program copies or scans in memory (drs_n's receive vector)"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
 };

@@ -88,6 +88,9 @@ typedef struct mpp_node_config {
     uint32_t sched_scan_cycles;     /* one entry of the dense COM read */
     uint32_t sched_try_cycles;      /* one candidate tested against the receive mask */
     uint32_t sched_row_cycles;      /* one row visited by a phase's loop */
+    uint64_t reduce_word_cycles;    /* control network: each word of a vector reduction
+                                       after the first */
+    uint32_t mem_word_cycles;       /* a word copied or scanned in memory by a program */
     int delivery;                   /* mpp_delivery for active messages */
 } mpp_node_config;
 

@@ -135,7 +135,7 @@ const mpp_result_field mpp_result_fields[] = {
     F(interrupts, MPP_F_U64, "messages: interrupt handlers run"),
     F(phases, MPP_F_U32, "schedule: phases of the schedule"),
     F(sched_steps, MPP_F_U64, "schedule: elementary steps of the scheduling algorithm"),
-    F(inquiries, MPP_F_U64, "schedule, drs_n: inquiries that found the lock busy"),
+    F(inquiries, MPP_F_U64, "schedule, drs_n: lock inquiries (FREE and BUSY answers)"),
     F(schedule_ms, MPP_F_DOUBLE,
       "schedule: computing the schedule on one node processor, ms (0: runtime protocol)"),
     F(comm_ms, MPP_F_DOUBLE, "schedule: the communication alone (the replay's makespan), ms"),
