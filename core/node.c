@@ -14,9 +14,10 @@
  * deep) and a receive FIFO (recv_fifo_packets packets; the router's
  * ejection port holds credits for it, so a full receive FIFO stops ejection
  * and backs the network up — node contention emerges from this). With
- * `interfaces: 2` requests and data travel on interface 0 and replies on
- * interface 1 (the CM-5's left and right networks), so replies cannot be
- * blocked behind requests.
+ * `interfaces: 2` the handshake (requests and replies) travels on
+ * interface 1 and data on interface 0 (the CM-5's left and right
+ * networks), so the handshake is never blocked behind data; the processor
+ * looks at interface 1 first.
  *
  * Packets of a message (kind in the packet's tag, with the message id):
  *
@@ -53,7 +54,8 @@
  *   4. data to write (a blocking send's, or a handler's);
  *   5. a packet to read, when reading is allowed (the processor waits, polls
  *      or is in a SENDRECV; a blocking SEND writing its data reads only for
- *      receives posted with IRECV);
+ *      receives posted with IRECV; between two operations it does not read:
+ *      the program's next call comes first);
  *   6. the next operation of the program;
  *   7. nothing: sleep until a packet arrives, FIFO room appears or the
  *      barrier is released.

@@ -3,11 +3,15 @@
  *   A. one random permutation, 16 B .. 256 KB: every emulated average
  *      within 15% of the measured one (several seeds for the small sizes,
  *      one for the large ones, whose spread is small);
- *   B. d senders to processor 31: the receive times rise with d, the
- *      4096-byte d = 31 receive time is within 25%, and the d = 31 send
+ *   B. d senders to processor 31: every receive time and send average
+ *      within 30%, the receive times rise with d, and the d = 31 send
  *      minimum is clearly below the d = 16 one (processors 28..30 share
  *      processor 31's cluster of 4: the cluster effect).
- *   D. the cost of computing the CGM schedule on one node processor at
+ *   D. scheduled communication (cm5_sched.yaml, two random d-regular
+ *      matrices per row of cm5_sched.csv): every cost of ac, lp, gm and cgm
+ *      within 20% (ac and lp at d = 24, 64 KB: 40%), and the four in the
+ *      published order wherever the published costs differ by 5% or more;
+ *      and the cost of computing the CGM schedule on one node processor at
  *      n = 32 (cm5_schedcost.yaml: schedule_ms, mean of 4 random d-regular
  *      matrices per d): within 20% of every row of cm5_schedcost.csv.
  * Runs the experiment files themselves, so the test and `mppnet run` agree.
@@ -16,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/config/experiment.h"
 #include "core/sim.h"
@@ -23,8 +29,10 @@
 
 static const char *srcdir = ".";
 
-/* Run every run of the experiment file with the overrides; return the
- * results (caller frees) and their count. */
+/* Run every run of the experiment file with the overrides on two
+ * processes (this one takes the even runs, a child the odd ones and sends
+ * their result records back through a pipe); return the results (caller
+ * frees) and their count. */
 static mpp_sim_result *run_file(const char *file, size_t nov, const char *const *ov, size_t *n)
 {
     char path[1024];
@@ -36,15 +44,39 @@ static mpp_sim_result *run_file(const char *file, size_t nov, const char *const 
         return NULL;
     *n = mpp_experiment_runs(e);
     mpp_sim_result *r = calloc(*n, sizeof *r);
-    for (size_t i = 0; i < *n; i++) {
+    int fd[2];
+    CHECK(r != NULL && pipe(fd) == 0);
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    for (size_t i = child == 0 ? 1 : 0; i < *n; i += 2) {
         mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, i), &err);
         CHECKF(s != NULL, "%s", err.msg);
-        if (!s)
-            continue;
-        CHECKF(mpp_sim_run(s, NULL, NULL, &err) == 0, "%s", err.msg);
-        r[i] = *mpp_sim_result_get(s);
-        mpp_sim_destroy(s);
+        if (s) {
+            CHECKF(mpp_sim_run(s, NULL, NULL, &err) == 0, "%s", err.msg);
+            r[i] = *mpp_sim_result_get(s);
+            mpp_sim_destroy(s);
+        }
+        if (child == 0 && write(fd[1], &r[i], sizeof r[i]) != (ssize_t)sizeof r[i])
+            _exit(2);
     }
+    if (child == 0)
+        _exit(test_failures ? 1 : 0);
+    close(fd[1]);
+    for (size_t i = 1; i < *n; i += 2) {
+        size_t got = 0;
+        while (got < sizeof r[i]) {
+            ssize_t k = read(fd[0], (char *)&r[i] + got, sizeof r[i] - got);
+            if (k <= 0)
+                break;
+            got += (size_t)k;
+        }
+        CHECKF(got == sizeof r[i], "%s: run %zu: the second process sent no result", file, i);
+    }
+    close(fd[0]);
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+          WEXITSTATUS(status) == 0);
     mpp_experiment_destroy(e);
     return r;
 }
@@ -94,13 +126,22 @@ static void table_b(void)
     }
     static const double recv_ms[2][6] = {{0.089, 0.125, 0.205, 0.375, 0.731, 1.396},
                                          {0.516, 1.083, 2.189, 4.693, 9.865, 19.485}};
+    static const double send_ms[2][6] = {{0.061, 0.081, 0.116, 0.210, 0.394, 0.815},
+                                         {0.488, 1.038, 2.097, 4.502, 9.476, 15.550}};
     static const int d[6] = {1, 2, 4, 8, 16, 31};
-    printf("B. contention  d   recv measured/emulated   send min emulated\n");
+    printf("B. contention  d   recv measured/emulated   send ave measured/emulated   send min\n");
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 6; k++) {
             const mpp_sim_result *x = &r[b * 6 + k];
-            printf("   %4d bytes %3d   %8.3f %8.3f       %8.3f\n", b ? 4096 : 256, d[k],
-                   recv_ms[b][k], x->recv_done_max_ms, x->send_done_min_ms);
+            printf("   %4d bytes %3d   %8.3f %8.3f         %8.3f %8.3f       %8.3f\n",
+                   b ? 4096 : 256, d[k], recv_ms[b][k], x->recv_done_max_ms, send_ms[b][k],
+                   x->send_done_mean_ms, x->send_done_min_ms);
+            CHECKF(fabs(x->recv_done_max_ms / recv_ms[b][k] - 1) <= 0.30,
+                   "%d bytes, d=%d: receive %.3f ms against %.3f ms", b ? 4096 : 256, d[k],
+                   x->recv_done_max_ms, recv_ms[b][k]);
+            CHECKF(fabs(x->send_done_mean_ms / send_ms[b][k] - 1) <= 0.30,
+                   "%d bytes, d=%d: send average %.3f ms against %.3f ms", b ? 4096 : 256, d[k],
+                   x->send_done_mean_ms, send_ms[b][k]);
             if (k > 0)
                 CHECKF(x->recv_done_max_ms > r[b * 6 + k - 1].recv_done_max_ms,
                        "receive time does not rise from d=%d to d=%d", d[k - 1], d[k]);
@@ -113,7 +154,7 @@ static void table_b(void)
     free(r);
 }
 
-static void table_d(void)
+static void table_schedcost(void)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/experiments/calibration/cm5_schedcost.csv", srcdir);
@@ -154,12 +195,71 @@ static void table_d(void)
     free(r);
 }
 
+/* D: cm5_sched.csv (d, bytes, ac_ms, lp_ms, gm_ms, cgm_ms) against
+ * cm5_sched.yaml (2 matrices per row, runs in sweep order d, msg_unit,
+ * scheduler ac lp gm cgm, then seed). */
+static void table_sched(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/calibration/cm5_sched.csv", srcdir);
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    unsigned d[32], bytes[32];
+    double ms[32][4];
+    size_t rows = 0;
+    char line[256];
+    if (!fgets(line, sizeof line, f)) /* the header */
+        line[0] = 0;
+    while (rows < 32 && fgets(line, sizeof line, f))
+        if (sscanf(line, "%u,%u,%lf,%lf,%lf,%lf", &d[rows], &bytes[rows], &ms[rows][0],
+                   &ms[rows][1], &ms[rows][2], &ms[rows][3]) == 6)
+            rows++;
+    fclose(f);
+    CHECKF(rows == 20, "%s: %zu rows, expected 20", path, rows);
+    size_t nr = 0;
+    mpp_sim_result *r = run_file("cm5_sched.yaml", 0, NULL, &nr);
+    if (!r)
+        return;
+    const size_t S = 2; /* matrices per row */
+    CHECKF(nr == rows * 4 * S, "cm5_sched.yaml: %zu runs, expected %zu", nr, rows * 4 * S);
+    static const char *const alg[4] = {"ac", "lp", "gm", "cgm"};
+    printf("D. scheduled    d  bytes  alg   measured  emulated  error\n");
+    for (size_t k = 0; k < rows && nr == rows * 4 * S; k++) {
+        double model[4];
+        for (int a = 0; a < 4; a++) {
+            double sum = 0;
+            for (size_t s = 0; s < S; s++)
+                sum += r[(k * 4 + (size_t)a) * S + s].comm_ms;
+            model[a] = sum / (double)S;
+            double rel = model[a] / ms[k][a] - 1;
+            /* AC and LP at d = 24 and 64 KB jump 3.5x and 3.2x for twice the
+             * bytes on the machine (docs/validation.md): 40% */
+            double tol = d[k] == 24 && bytes[k] == 65536 && a < 2 ? 0.40 : 0.20;
+            printf("              %3u %6u  %-4s %9.3f %9.3f  %+5.1f%%\n", d[k], bytes[k], alg[a],
+                   ms[k][a], model[a], 100 * rel);
+            CHECKF(fabs(rel) <= tol, "d=%u, %u bytes, %s: %.3f ms against %.3f ms", d[k],
+                   bytes[k], alg[a], model[a], ms[k][a]);
+        }
+        /* the published order where the published costs differ by 5% */
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++)
+                if (ms[k][a] * 1.05 < ms[k][b])
+                    CHECKF(model[a] < model[b], "d=%u, %u bytes: %s (%.3f ms) should beat %s "
+                           "(%.3f ms), as on the machine", d[k], bytes[k], alg[a], model[a],
+                           alg[b], model[b]);
+    }
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         srcdir = argv[1];
     table_a();
     table_b();
-    table_d();
+    table_sched();
+    table_schedcost();
     TEST_DONE();
 }
