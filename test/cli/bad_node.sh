@@ -118,6 +118,30 @@ mk bad_shape
 expect_bad bad_shape "shape.*permutation, gather, list" run exp.yaml workload.shape=scatter
 mk bad_delivery
 expect_bad bad_delivery "delivery.*poll, interrupt" run exp.yaml node.delivery=dma
+# the CMMD costs of the CM-5 refit: integers in range, named in the error
+mk bad_phase
+expect_bad bad_phase "node\.phase_cycles.*between 0" run exp.yaml node.phase_cycles=-1
+mk bad_sendrecv
+expect_bad bad_sendrecv "node\.sendrecv_cycles.*integer" run exp.yaml node.sendrecv_cycles=lots
+mk bad_handshake
+expect_bad bad_handshake "node\.handshake_cycles" run exp.yaml node.handshake_cycles=1e12
+# the schedule workload's new keys
+cat >"$T/sched.yaml" <<'YAML'
+mppnet: 1
+machine: cm5
+network: {cm5-fattree: {nodes: 16}}
+workload: {type: schedule, scheduler: cgm, d: 3, msg_unit: 16}
+output: {dir: out, plot: false}
+YAML
+for c in "bad_sched_paradigm|paradigm.*published, sync|workload.paradigm=sync2" \
+         "bad_reuse|workload\.reuse.*between 1|workload.reuse=0" \
+         "bad_recv_vector|recv_vector.*reduce, concat|workload.scheduler=drs_n workload.drs_n.recv_vector=gather"; do
+    IFS='|' read -r name pat ov <<<"$c"
+    cp "$T/sched.yaml" "$T/$name.yaml"
+    # shellcheck disable=SC2086
+    expect_bad "$name" "$pat" run exp.yaml $ov
+    [ -e "$T/$name/out" ] && fail "$name: wrote $T/$name/out"
+done
 
 # A positive check: the presets are listed.
 if expect_status list_presets 0 "$T" list presets; then
