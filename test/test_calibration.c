@@ -166,20 +166,29 @@ static void table_b(void)
     free(r);
 }
 
+/* Open experiments/calibration/NAME and skip its header line; NULL (and a
+ * failed check) when it cannot be opened. */
+static FILE *open_csv(const char *name, char *path, size_t size)
+{
+    snprintf(path, size, "%s/experiments/calibration/%s", srcdir, name);
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "cannot open %s", path);
+    char line[256];
+    if (f && !fgets(line, sizeof line, f))
+        line[0] = 0;
+    return f;
+}
+
 static void table_schedcost(void)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/calibration/cm5_schedcost.csv", srcdir);
-    FILE *f = fopen(path, "r");
-    CHECKF(f != NULL, "cannot open %s", path);
+    FILE *f = open_csv("cm5_schedcost.csv", path, sizeof path);
     if (!f)
         return;
     unsigned n[16], d[16];
     double ms[16];
     size_t rows = 0;
     char line[256];
-    if (!fgets(line, sizeof line, f)) /* the header: n,d,cgm_schedule_ms */
-        line[0] = 0;
     while (rows < 16 && fgets(line, sizeof line, f))
         if (sscanf(line, "%u,%u,%lf", &n[rows], &d[rows], &ms[rows]) == 3)
             rows++;
@@ -225,17 +234,13 @@ static const struct {
 static void table_sched(void)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/calibration/cm5_sched.csv", srcdir);
-    FILE *f = fopen(path, "r");
-    CHECKF(f != NULL, "cannot open %s", path);
+    FILE *f = open_csv("cm5_sched.csv", path, sizeof path);
     if (!f)
         return;
     unsigned d[32], bytes[32];
     double ms[32][4];
     size_t rows = 0;
     char line[256];
-    if (!fgets(line, sizeof line, f)) /* the header */
-        line[0] = 0;
     while (rows < 32 && fgets(line, sizeof line, f))
         if (sscanf(line, "%u,%u,%lf,%lf,%lf,%lf", &d[rows], &bytes[rows], &ms[rows][0],
                    &ms[rows][1], &ms[rows][2], &ms[rows][3]) == 6)
