@@ -29,8 +29,12 @@
  *    `paradigm`: sync by default; am_put for comparison) and, only when its
  *    last packet has been written (MPP_APP_SENT), releases the lock with
  *    another active message (RELEASE) and asks its next destination. On
- *    BUSY it tries its next remaining destination, after `backoff` CPU
- *    cycles when that is the one that was just busy.
+ *    BUSY it tries its next remaining destination; when a whole round of
+ *    its remaining destinations answered BUSY it first waits `backoff` CPU
+ *    cycles, doubled for every such round in a row (at most 1024x; the
+ *    paper's optional delay "a variable amount of time"). A run whose
+ *    inquiries exceed max_inquiries per message stops with an error
+ *    (mpp_node_fail) instead of spinning on without end.
  *    (c) A processor is done (mpp_node_app_done) when its receive vector is
  *    complete, it has sent everything, and every expected message has
  *    arrived (MPP_APP_RECVD).
@@ -66,6 +70,7 @@
 #include "algorithms/schedule.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +90,7 @@ static const int par_values[] = {MPP_PARADIGM_SYNC, MPP_PARADIGM_ASYNC, MPP_PARA
 
 typedef struct drs_cfg {
     uint32_t backoff;
+    uint32_t max_inquiries;
     int recv_vector;   /* RV_* */
     int paradigm;      /* index into par_choices */
     bool release_early;
@@ -92,7 +98,11 @@ typedef struct drs_cfg {
 
 static const mpp_param drs_params[] = {
     {"backoff", MPP_PT_U32, offsetof(drs_cfg, backoff), "0", 0, 1e9, NULL,
-     "CPU cycles to wait before asking again the destination that was just busy"},
+     "CPU cycles a sender waits before its next round of inquiries when every remaining "
+     "destination answered BUSY; doubles with each such round in a row (at most 1024x); 0: none"},
+    {"max_inquiries", MPP_PT_U32, offsetof(drs_cfg, max_inquiries), "1000", 1, 1e6, NULL,
+     "inquiries per message after which the run stops with an error (senders spinning on busy "
+     "locks: raise backoff)"},
     {"recv_vector", MPP_PT_ENUM, offsetof(drs_cfg, recv_vector), "reduce", 0, 0, rv_choices,
      "Generate_Recv: reduce (vector sum on the control network + one active message per "
      "entry, Fig. 1) or concat (global concatenation of the send vectors by recursive doubling)"},
@@ -109,7 +119,7 @@ typedef struct drs_node {
     uint32_t *dest;       /* remaining destinations (row, shuffled) */
     uint64_t *bytes;
     uint32_t left, pos;   /* remaining count; cyclic position */
-    uint32_t last_busy;   /* destination that answered BUSY last, or NONE */
+    uint32_t busy_run;    /* BUSY answers in a row since the last FREE */
     uint32_t sending;     /* destination of the send in progress, or NONE */
     /* receive side */
     uint32_t *rsrc;       /* recvl: the sources, as Generate_Recv delivered them */
@@ -131,6 +141,7 @@ typedef struct drs {
     uint32_t main_app;    /* which APP operation runs the protocol (1 or 2) */
     drs_node *node;
     uint64_t inquiries, busy, free_;
+    uint64_t inq_limit;   /* max_inquiries x messages (at least one per processor) */
     uint64_t overtaken, send_failed;
     mpp_program *prog;
     mpp_op **ops;
@@ -157,9 +168,21 @@ static void ask(drs *st, mpp_node_ctx *ctx, uint32_t v)
     }
     d->pos %= d->left;
     uint32_t to = d->dest[d->pos];
-    if (to == d->last_busy && st->cfg.backoff)
-        mpp_node_compute(ctx, st->cfg.backoff);
+    if (st->cfg.backoff && d->busy_run && d->busy_run % d->left == 0) {
+        /* a whole round of BUSY answers: back off, longer each round */
+        uint32_t rounds = d->busy_run / d->left;
+        mpp_node_compute(ctx, (uint64_t)st->cfg.backoff << (rounds > 11 ? 10 : rounds - 1));
+    }
     st->inquiries++;
+    if (st->inquiries > st->inq_limit) {
+        char why[200];
+        snprintf(why, sizeof why,
+                 "drs_n: %llu inquiries for %u messages (workload.drs_n.max_inquiries = %u per "
+                 "message): the senders spin on busy locks; set workload.drs_n.backoff",
+                 (unsigned long long)st->inquiries, st->nmsgs, st->cfg.max_inquiries);
+        mpp_node_fail(ctx, why);
+        return;
+    }
     mpp_node_send_am(ctx, to, T_INQ);
 }
 
@@ -237,6 +260,7 @@ static void drs_handler(void *ud, mpp_node_ctx *ctx, uint32_t v, uint32_t src, u
         break;
     case T_FREE: {
         st->free_++;
+        d->busy_run = 0;
         d->sending = src;
         uint32_t k = 0;
         while (k < d->left && d->dest[k] != src)
@@ -261,12 +285,11 @@ static void drs_handler(void *ud, mpp_node_ctx *ctx, uint32_t v, uint32_t src, u
             mpp_node_send_am(ctx, src, T_RELEASE);
         drop_dest(d, src);
         d->sending = NONE;
-        d->last_busy = NONE;
         ask(st, ctx, v);
         break;
     case T_BUSY:
         st->busy++;
-        d->last_busy = src;
+        d->busy_run++;
         d->pos++;
         ask(st, ctx, v);
         break;
@@ -404,6 +427,7 @@ static int drs_runtime(const mpp_com *com, const void *cfgp, uint64_t seed, uint
     st->cfg = *(const drs_cfg *)cfgp;
     st->paradigm = par_values[st->cfg.paradigm];
     st->main_app = st->cfg.recv_vector == RV_CONCAT ? 1 : 2;
+    st->inq_limit = (uint64_t)st->cfg.max_inquiries * (com->nnz > nodes ? com->nnz : nodes);
     st->node = calloc(nodes, sizeof *st->node);
     st->prog = calloc(nodes, sizeof *st->prog);
     st->ops = calloc(nodes, sizeof *st->ops);
@@ -415,7 +439,7 @@ static int drs_runtime(const mpp_com *com, const void *cfgp, uint64_t seed, uint
     }
     for (uint32_t v = 0; ok && v < nodes; v++) {
         drs_node *d = &st->node[v];
-        d->last_busy = d->sending = d->holder = NONE;
+        d->sending = d->holder = NONE;
         d->dest = malloc((row[v] + 1) * sizeof *d->dest);
         d->bytes = malloc((row[v] + 1) * sizeof *d->bytes);
         d->rsrc = malloc((d->expect + 1) * sizeof *d->rsrc);

@@ -69,6 +69,7 @@
 #include "core/node.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,7 @@ struct mpp_nodes {
     struct rec { uint32_t node; uint64_t cycle; mpp_op op; } *rec;
     uint32_t nrec, rec_cap;
     bool oom;
+    char fail[256];        /* mpp_node_fail: why the application stopped, or "" */
 };
 
 /* --- small containers -------------------------------------------------------- */
@@ -1226,6 +1228,15 @@ bool mpp_nodes_check(const mpp_nodes *ns)
 }
 
 bool mpp_nodes_oom(const mpp_nodes *ns) { return ns->oom; }
+
+const char *mpp_nodes_failure(const mpp_nodes *ns) { return ns->fail[0] ? ns->fail : NULL; }
+
+void mpp_node_fail(mpp_node_ctx *ctx, const char *why)
+{
+    mpp_nodes *ns = ctx->ns;
+    if (!ns->fail[0])
+        snprintf(ns->fail, sizeof ns->fail, "%s", why[0] ? why : "the application failed");
+}
 
 /* --- results ------------------------------------------------------------------ */
 

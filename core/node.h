@@ -53,6 +53,8 @@ void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start
 
 /* True when an allocation failed while running (the run must stop). */
 bool mpp_nodes_oom(const mpp_nodes *ns);
+/* The failure an application reported (mpp_node_fail), or NULL. */
+const char *mpp_nodes_failure(const mpp_nodes *ns);
 void mpp_nodes_destroy(mpp_nodes *ns);
 
 /* The network delivered the tail of packet handle h to node n in cycle c

@@ -100,6 +100,11 @@ int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag);
 /* In a handler or start callback: the processor copies or scans `words`
  * words of memory (words x mem_word_cycles CPU cycles). */
 void mpp_node_copy_words(mpp_node_ctx *ctx, uint64_t words);
+/* In a handler or start callback: the application cannot go on (its
+ * protocol has failed, e.g. it spins without progress); the run stops at
+ * the end of this cycle with an error whose text is `why` (copied, at most
+ * 255 bytes kept). The first failure reported wins. */
+void mpp_node_fail(mpp_node_ctx *ctx, const char *why);
 
 /* The start callback of MPP_OP_APP. */
 typedef void (*mpp_app_start)(void *ud, mpp_node_ctx *ctx, uint32_t node);

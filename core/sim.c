@@ -587,6 +587,9 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
     if (s->oom)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory growing a source queue at cycle %llu",
                            (unsigned long long)n->cycle);
+    if (s->nodes && mpp_nodes_failure(s->nodes))
+        return mpp_err_set(err, MPP_EINVAL, "cycle %llu: %s", (unsigned long long)n->cycle,
+                           mpp_nodes_failure(s->nodes));
     bool work = s->queued || mpp_net_flits_in_flight(n) || (s->nodes && !mpp_nodes_done(s->nodes));
     if (!work)
         n->last_progress = n->cycle;

@@ -12,7 +12,11 @@
  *       number of messages;
  *   (d) both Generate_Recv variants (reduce, concat, also for machine sizes
  *       that are not powers of two) run and deliver exactly the COM's
- *       messages, in every data paradigm. */
+ *       messages, in every data paradigm;
+ *   (e) the back-off: at full contention (d = n - 1) a back-off of one
+ *       inquiry's round trip makes fewer inquiries than none; and a run
+ *       whose senders spin beyond max_inquiries per message stops with an
+ *       error naming the cause instead of running on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +35,13 @@ typedef struct opts {
     bool release_early;
     uint32_t d;
     int gen;
+    uint32_t backoff, max_inquiries; /* 0: the defaults */
+    bool may_fail;                   /* the run may stop with an error (run_err) */
 } opts;
 
 typedef struct outcome {
+    int run_rc;           /* mpp_sim_run's result */
+    char run_err[512];
     int check;            /* drs_check's result */
     char why[512];
     uint64_t inquiries, busy, setup, overtaken;
@@ -63,6 +71,17 @@ static void set_key(const mpp_schema *sc, mpp_blob *b, const char *key, const ch
     CHECKF(0, "drs_n has no key %s = %s", key, val);
 }
 
+/* Set an unsigned key of a plug-in blob by name. */
+static void set_u32(const mpp_schema *sc, mpp_blob *b, const char *key, uint32_t val)
+{
+    for (size_t i = 0; i < sc->nparams; i++)
+        if (!strcmp(sc->params[i].key, key) && sc->params[i].type == MPP_PT_U32) {
+            memcpy(b->b + sc->params[i].offset, &val, sizeof val);
+            return;
+        }
+    CHECKF(0, "drs_n has no unsigned key %s", key);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -90,6 +109,10 @@ static void run_drs(const mpp_sim_config *machine, uint32_t nodes, const opts *o
     set_key(&w.scheduler->schema, &w.sched_cfg, "paradigm", o->paradigm);
     set_key(&w.scheduler->schema, &w.sched_cfg, "release_early",
             o->release_early ? "true" : "false");
+    if (o->backoff)
+        set_u32(&w.scheduler->schema, &w.sched_cfg, "backoff", o->backoff);
+    if (o->max_inquiries)
+        set_u32(&w.scheduler->schema, &w.sched_cfg, "max_inquiries", o->max_inquiries);
     w.d = o->d;
     w.gen = o->gen;
     w.units = 1;
@@ -107,7 +130,10 @@ static void run_drs(const mpp_sim_config *machine, uint32_t nodes, const opts *o
     if (s) {
         mpp_sim_handlers(s, rp.rt.handler, rp.rt.start, rp.rt.ud);
         rc = mpp_sim_run(s, NULL, NULL, &err);
-        CHECKF(rc == 0, "%s", err.msg);
+        out->run_rc = rc;
+        if (rc)
+            snprintf(out->run_err, sizeof out->run_err, "%s", err.msg);
+        CHECKF(rc == 0 || o->may_fail, "%s", err.msg);
         out->check = rp.rt.check(rp.rt.ud, &err);
         if (out->check)
             snprintf(out->why, sizeof out->why, "%s", err.msg);
@@ -249,6 +275,33 @@ static void test_variants(const mpp_sim_config *cm5)
     }
 }
 
+/* (e) */
+static void test_backoff(const mpp_sim_config *cm5)
+{
+    opts o = {"reduce", "sync", false, 15, 0, 0, 0, false};
+    outcome none, some, stop;
+    run_drs(cm5, 16, &o, &none);
+    o.backoff = 1000; /* about one inquiry's round trip on the cm5 preset */
+    run_drs(cm5, 16, &o, &some);
+    CHECKF(none.check == 0 && some.check == 0, "%s %s", none.why, some.why);
+    CHECKF(some.inquiries < none.inquiries,
+           "backoff 1000: %llu inquiries, not fewer than the %llu without",
+           (unsigned long long)some.inquiries, (unsigned long long)none.inquiries);
+    printf("cm5 d = 15: %llu inquiries without back-off, %llu with 1000 cycles\n",
+           (unsigned long long)none.inquiries, (unsigned long long)some.inquiries);
+    /* none needed more than one inquiry per message: a limit of 1 must stop
+     * it, with the reason */
+    CHECK(none.inquiries > none.nnz);
+    opts lim = {"reduce", "sync", false, 15, 0, 0, 1, true};
+    run_drs(cm5, 16, &lim, &stop);
+    CHECKF(stop.run_rc != 0 && strstr(stop.run_err, "spin on busy locks") &&
+               strstr(stop.run_err, "backoff"),
+           "max_inquiries 1: rc %d, '%s'", stop.run_rc, stop.run_err);
+    outcome_free(&none);
+    outcome_free(&some);
+    outcome_free(&stop);
+}
+
 int main(void)
 {
     mpp_experiment *e = cm5_16();
@@ -257,6 +310,7 @@ int main(void)
     const mpp_sim_config *cm5 = mpp_experiment_config(e, 0);
     test_release_order(cm5);
     test_variants(cm5);
+    test_backoff(cm5);
     mpp_experiment_destroy(e);
     TEST_DONE();
 }
