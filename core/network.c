@@ -26,7 +26,8 @@
  *                     route class), round-robin; cut-through also needs
  *                     credits for the whole packet;
  *                     sa: separable input-first round-robin, or iSLIP with
- *                     one iteration; a winner needs a credit.
+ *                     one iteration; a winner needs a credit. The age
+ *                     allocator does va and sa oldest packet first.
  *   mpp_net_inject    node links start packets and send flits (sim.c).
  * All sends write timing-wheel slots of later cycles.
  *
@@ -168,6 +169,10 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->s_out_mask = xcalloc(mr, sizeof *n->s_out_mask, &ok);
     n->s_grant = xcalloc(mr, sizeof *n->s_grant, &ok);
     n->s_elig = xcalloc(mr, sizeof *n->s_elig, &ok);
+    if (n->allocator == MPP_ALLOC_AGE) {
+        n->s_age_iv = xcalloc((size_t)mr * n->V, sizeof *n->s_age_iv, &ok);
+        n->s_age_key = xcalloc((size_t)mr * n->V, sizeof *n->s_age_key, &ok);
+    }
     n->lpkt = xcalloc(n->L, sizeof *n->lpkt, &ok);
     n->lsent = xcalloc(n->L, sizeof *n->lsent, &ok);
     n->lvc = xcalloc(n->L, sizeof *n->lvc, &ok);
@@ -243,7 +248,7 @@ void mpp_net_free(mpp_net *n)
     void *ptrs[] = {n->dst, n->src, n->sink, n->buf, n->ihead, n->icount, n->iout,
                     n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
                     n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
-                    n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
+                    n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
                     n->lsent, n->lvc, n->lq, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
@@ -483,6 +488,96 @@ static uint64_t collect(mpp_net *n, uint32_t r, uint32_t base, uint32_t np)
     return any;
 }
 
+/* The injection cycle of the packet at the front of input VC iv. */
+static inline uint64_t front_age(const mpp_net *n, size_t iv)
+{
+    return n->pkt[n->buf[iv * n->B + n->ihead[iv]] >> 2].injected;
+}
+
+/* collect() for the age allocator: the waiting input VCs of router r are
+ * routed and allocated output VCs oldest packet first (ties: the rotating
+ * input order, then the VC number), so a VC that frees goes to the packet
+ * that has waited longest, whatever input it is on. */
+static uint64_t collect_age(mpp_net *n, uint32_t r, uint32_t base, uint32_t np)
+{
+    uint32_t V = n->V, k = 0;
+    uint32_t *ivs = n->s_age_iv;
+    uint64_t *key = n->s_age_key;
+    uint64_t pm = n->rmask[r], any = 0;
+    uint32_t rot = n->rrot[r];
+    n->rrot[r] = (uint8_t)(rot + 1 >= np ? 0 : rot + 1);
+    uint64_t order[2] = {pm & (~0ULL << rot), pm & ((1ULL << rot) - 1)};
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = order[h]; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
+            n->s_elig[i] = 0;
+            for (uint64_t vm = n->pmask[g]; vm; vm &= vm - 1) {
+                uint32_t v = (uint32_t)__builtin_ctzll(vm);
+                uint64_t a = front_age(n, (size_t)g * V + v);
+                uint32_t j = k++; /* insertion sort, stable */
+                while (j > 0 && key[j - 1] > a) {
+                    key[j] = key[j - 1];
+                    ivs[j] = ivs[j - 1];
+                    j--;
+                }
+                key[j] = a;
+                ivs[j] = i * V + v;
+            }
+        }
+    for (uint32_t q = 0; q < k; q++) {
+        uint32_t i = ivs[q] / V, v = ivs[q] % V;
+        if (eligible(n, r, i, (size_t)(base + i) * V + v)) {
+            n->s_elig[i] |= 1ULL << v;
+            any |= 1ULL << i;
+        }
+    }
+    return any;
+}
+
+/* Separable allocation, oldest packet first: each input offers its oldest
+ * eligible VC, each output takes the oldest offer (ties round-robin). */
+static void router_age(mpp_net *n, uint32_t r)
+{
+    const mpp_topo *t = n->topo;
+    uint32_t base = t->port_base[r], np = t->port_base[r + 1] - base, V = n->V;
+    uint64_t *omask = n->s_out_mask, *age = n->s_grant;
+    uint32_t *reqv = n->s_req_vc;
+    uint64_t ins = collect_age(n, r, base, np), outs = 0;
+    for (uint64_t m = ins; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
+        uint32_t v = rr_pick(n->s_elig[i], n->sa_in_ptr[g], V);
+        uint64_t best = front_age(n, (size_t)g * V + v);
+        for (uint64_t e = n->s_elig[i]; e; e &= e - 1) {
+            uint32_t w = (uint32_t)__builtin_ctzll(e);
+            uint64_t a = front_age(n, (size_t)g * V + w);
+            if (a < best) {
+                best = a;
+                v = w;
+            }
+        }
+        reqv[i] = v;
+        age[i] = best;
+        uint32_t o = n->iout[(size_t)g * V + v] - base;
+        if (!(outs & (1ULL << o)))
+            omask[o] = 0;
+        outs |= 1ULL << o;
+        omask[o] |= 1ULL << i;
+    }
+    for (uint64_t m = outs; m; m &= m - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(m), g = base + o;
+        uint32_t i = rr_pick(omask[o], n->sa_out_ptr[g], np);
+        for (uint64_t c = omask[o]; c; c &= c - 1) {
+            uint32_t j = (uint32_t)__builtin_ctzll(c);
+            if (age[j] < age[i])
+                i = j;
+        }
+        n->sa_out_ptr[g] = i + 1 >= np ? 0 : i + 1;
+        uint32_t gi = base + i;
+        n->sa_in_ptr[gi] = reqv[i] + 1 >= V ? 0 : reqv[i] + 1;
+        traverse(n, r, gi, reqv[i]);
+    }
+}
+
 static void router_separable(mpp_net *n, uint32_t r)
 {
     const mpp_topo *t = n->topo;
@@ -571,6 +666,8 @@ void mpp_net_routers(mpp_net *n)
         uint32_t r = n->active[k];
         if (n->allocator == MPP_ALLOC_ISLIP)
             router_islip(n, r);
+        else if (n->allocator == MPP_ALLOC_AGE)
+            router_age(n, r);
         else
             router_separable(n, r);
     }

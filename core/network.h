@@ -124,6 +124,8 @@ typedef struct mpp_net {
     uint64_t *s_out_mask;         /* per output: requesting inputs */
     uint64_t *s_grant;            /* per input (iSLIP): outputs granting */
     uint64_t *s_elig;             /* per input: eligible VCs this cycle */
+    uint32_t *s_age_iv;           /* allocator age: a router's waiting input VCs, oldest first */
+    uint64_t *s_age_key;          /* their packets' injection cycles */
 
     /* node injection links [L] */
     uint32_t *lpkt;               /* packet being injected or MPP_NONE */

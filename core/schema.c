@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
-static const char *const alloc_choices[] = {"separable", "islip", NULL};
+static const char *const alloc_choices[] = {"separable", "islip", "age", NULL};
 static const char *const nic_choices[] = {"ideal", "model", NULL};
 static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
 const char *const mpp_paradigm_names[] = {"sync", "async", "am", "am_put", NULL};
@@ -31,7 +31,8 @@ static const mpp_param net_params[] = {
     {"flow_control", MPP_PT_ENUM, NET(flow), "wormhole", 0, 0, flow_choices,
      "wormhole, or cut-through (a VC only for a whole packet)"},
     {"allocator", MPP_PT_ENUM, NET(allocator), "separable", 0, 0, alloc_choices,
-     "switch allocator: separable round-robin or one-iteration iSLIP"},
+     "allocator: separable round-robin, one-iteration iSLIP, or age (separable, oldest packet "
+     "first in VC and switch allocation)"},
     {"nic", MPP_PT_ENUM, NET(nic), "ideal", 0, 0, nic_choices, "network interface model"},
     {"net_mhz", MPP_PT_DOUBLE, NET(net_mhz), "0", 0, 0, NULL,
      "network clock in MHz (0: unknown; needed for times such as 1.5us)"},

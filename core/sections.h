@@ -22,7 +22,7 @@ typedef struct mpp_routing_ops mpp_routing_ops;
 typedef struct mpp_workload_ops mpp_workload_ops;
 
 typedef enum mpp_flow { MPP_FLOW_WORMHOLE = 0, MPP_FLOW_CUT_THROUGH = 1 } mpp_flow;
-typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1 } mpp_alloc;
+typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1, MPP_ALLOC_AGE = 2 } mpp_alloc;
 typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0, MPP_NIC_MODEL = 1 } mpp_nic_kind;
 
 /* Messaging paradigms (core/node.c). */
