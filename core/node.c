@@ -32,9 +32,11 @@
  *   SENDRECV posts its receive first and alternates writing its DATA with
  *   reading (as CMAML does), so the pairs of a permutation phase that form
  *   a cycle cannot deadlock.
- *   async: ISEND/IRECV return at once; REQ and REPLY are read by interrupt
- *     handlers (interrupt_cycles), the REPLY handler writes every DATA
- *     packet; DATA is read when the processor polls or waits (WAIT).
+ *   async: ISEND/IRECV return at once; REQ, REPLY and DATA are read by
+ *     interrupt handlers (interrupt_cycles; a handler that finds the next
+ *     interrupt-class packet waiting reads it for poll_cycles), the REPLY
+ *     handler writes every DATA packet; each DATA packet also pays
+ *     async_match_cycles per posted receive walked to find its own.
  *   am: each packet is an active message; its handler (handler_cycles) runs
  *     when the processor polls (poll_cycles) or on interrupt
  *     (interrupt_cycles), as `delivery` says; no handshake.
@@ -138,6 +140,7 @@ typedef struct node {
     vec pending;           /* messages whose first packet found no posted receive */
     uint32_t outstanding;
     bool alt;
+    bool in_irq;           /* the last action read a packet in an interrupt handler */
     bool app_done;         /* the application released MPP_OP_APP */
     /* statistics */
     uint64_t send_done, recv_done;
@@ -624,7 +627,7 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
 
 static bool interrupt_class(const mpp_nodes *ns, uint8_t kind, const msg *m)
 {
-    if (kind == PK_REQ || kind == PK_REPLY)
+    if (kind == PK_REQ || kind == PK_REPLY || kind == PK_DATA)
         return m->paradigm == MPP_PARADIGM_ASYNC;
     if (kind == PK_AM || kind == PK_PUT)
         return ns->cfg.delivery == MPP_DELIVER_INTERRUPT;
@@ -683,6 +686,14 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     case PK_DATA:
     case PK_PUT:
     case PK_AM:
+        if (kind == PK_DATA && m->paradigm == MPP_PARADIGM_ASYNC && m->recv != NONE) {
+            /* the handler walks the posted receives to this message's */
+            for (uint32_t i = 0; i < nd->recvs.n; i++) {
+                cost += c->async_match_cycles;
+                if (nd->recvs.v[i] == m->recv)
+                    break;
+            }
+        }
         m->hops += p->hops;
         if (m->received == 0 && kind != PK_DATA && !m->unmatched)
             first_contact(ns, n, mi); /* finds the agreed receive port */
@@ -1076,9 +1087,15 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     if (h != NONE) {
         const mpp_packet *p = &ns->net->pkt[h];
         uint8_t kind = (uint8_t)(p->tag >> 32);
-        if (interrupt_class(ns, kind, &ns->msgs[(uint32_t)p->tag]))
-            return read_packet(ns, n, cls, true, start);
+        if (interrupt_class(ns, kind, &ns->msgs[(uint32_t)p->tag])) {
+            /* a handler that finds another interrupt-class packet waiting
+             * reads it before it returns: only the first pays the entry */
+            bool entry = !nd->in_irq;
+            nd->in_irq = true;
+            return read_packet(ns, n, cls, entry, start);
+        }
     }
+    nd->in_irq = false;
     /* 2. control packets */
     if (nd->ctrl_n) {
         job *j = &nd->ctrl[nd->ctrl_head];

@@ -75,6 +75,9 @@ static const mpp_param node_params[] = {
     {"handshake_cycles", MPP_PT_U32, NODE(handshake_cycles), "0", 0, 1e9, NULL,
      "CPU cycles of the handshake on each side: reading a send request (matching it to a "
      "posted receive) or its reply (setting up the transfer)"},
+    {"async_match_cycles", MPP_PT_U32, NODE(async_match_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles per posted receive the handler of an async data packet walks to find its "
+     "message's receive (CMMD's list of posted asynchronous receives)"},
     {"recv_done_cycles", MPP_PT_U32, NODE(recv_done_cycles), "0", 0, 1e9, NULL,
      "CPU cycles to complete a sync or async receive after its last packet"},
     {"phase_cycles", MPP_PT_U32, NODE(phase_cycles), "0", 0, 1e9, NULL,

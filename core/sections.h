@@ -75,6 +75,8 @@ typedef struct mpp_node_config {
     uint32_t sendrecv_cycles;       /* a simultaneous send-and-receive call, beyond its send and receive */
     uint32_t async_msg_cycles;      /* an async message's extra on each side (CMMD's async layer) */
     uint32_t handshake_cycles;      /* reading a send request or its reply (CMMD's handshake) */
+    uint32_t async_match_cycles;    /* an async data packet: per posted receive walked to find
+                                       its message's receive */
     uint32_t recv_done_cycles;      /* completing a CMMD receive after its last packet */
     uint32_t phase_cycles;          /* a phase mark: a phased schedule's per-phase bookkeeping */
     uint32_t poll_cycles;           /* a poll that finds a packet */
