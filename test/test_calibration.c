@@ -1,18 +1,20 @@
 /* test/test_calibration.c — the `cm5` preset against the measurements of
  * the real 32-node CM-5 (experiments/calibration/, from shared/calibration):
- *   A. one random permutation, 16 B .. 256 KB: every emulated average
- *      within 15% of the measured one (several seeds for the small sizes,
- *      one for the large ones, whose spread is small);
+ *   A. one random permutation, 16 B .. 256 KB, 20 random permutations per
+ *      size (cm5_permutation.yaml as it is): every emulated average within
+ *      15% of the measured one, the largest and the smallest permutation
+ *      within 15% of the published maximum and minimum (of 1000), and
+ *      (max - min) / average at least half the published one;
  *   B. d senders to processor 31: every receive time and send average
- *      within 30% (the 4096-byte d = 16 send average: 35%, a known miss),
+ *      within 30% (the 4096-byte d = 16 send average: 33%, a known miss),
  *      the receive times rise with d, and the d = 31 send
  *      minimum is clearly below the d = 16 senders' average (processors
  *      28..30 share processor 31's cluster of 4: the cluster effect; the
  *      d = 16 minimum itself is a known miss, docs/validation.md).
  *   D. scheduled communication (cm5_sched.yaml, two random d-regular
  *      matrices per row of cm5_sched.csv): every cost of ac, lp, gm and cgm
- *      within 20% (ac and lp at d = 24, 64 KB: 40%; six known misses keep
- *      the wider bounds of sched_misses), and the four in the
+ *      within 20% (ac and lp at d = 24, 64 KB: 40%, and both are known
+ *      misses at 45%: sched_misses), and the four in the
  *      published order wherever the published costs differ by 5% or more;
  *      and the cost of computing the CGM schedule on one node processor at
  *      n = 32 (cm5_schedcost.yaml: schedule_ms, mean of 4 random d-regular
@@ -87,34 +89,53 @@ static mpp_sim_result *run_file(const char *file, size_t nov, const char *const 
 
 static void table_a(void)
 {
+    /* the published average, maximum and minimum over 1000 permutations */
     static const struct {
-        const char *bytes, *seeds;
-        double ms;
+        uint64_t bytes;
+        double avg, max, min;
     } a[] = {
-        {"16", "[1, 2, 3, 4, 5, 6]", 0.211},   {"64", "[1, 2, 3, 4, 5, 6]", 0.220},
-        {"256", "[1, 2, 3, 4, 5, 6]", 0.258},  {"1024", "[1, 2, 3, 4]", 0.422},
-        {"4096", "[1, 2, 3]", 1.046},          {"16384", "[1, 2]", 3.608},
-        {"65536", "[1]", 14.013},              {"262144", "[1]", 55.833},
+        {16, 0.211, 0.223, 0.208},          {64, 0.220, 0.231, 0.217},
+        {256, 0.258, 0.265, 0.252},         {1024, 0.422, 0.448, 0.403},
+        {4096, 1.046, 1.116, 0.973},        {16384, 3.608, 3.951, 3.337},
+        {65536, 14.013, 15.565, 12.900},    {262144, 55.833, 62.792, 51.648},
     };
-    printf("A. permutation       measured  emulated  error\n");
-    for (size_t k = 0; k < MPP_COUNTOF(a); k++) {
-        char o1[64], o2[64];
-        snprintf(o1, sizeof o1, "sweep.workload.bytes=[%s]", a[k].bytes);
-        snprintf(o2, sizeof o2, "seeds=%s", a[k].seeds);
-        const char *ov[] = {o1, o2};
-        size_t n = 0;
-        mpp_sim_result *r = run_file("cm5_permutation.yaml", 2, ov, &n);
-        if (!r)
-            return;
-        double sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += r[i].makespan_ms;
-        double avg = sum / (double)n, rel = avg / a[k].ms - 1;
-        printf("   %7s bytes      %8.3f  %8.3f  %+5.1f%%\n", a[k].bytes, a[k].ms, avg, 100 * rel);
-        CHECKF(fabs(rel) <= 0.15, "permutation of %s bytes: %.3f ms against %.3f ms measured",
-               a[k].bytes, avg, a[k].ms);
-        free(r);
+    /* the experiment file as it is: 20 random permutations per size */
+    size_t n = 0;
+    mpp_sim_result *r = run_file("cm5_permutation.yaml", 0, NULL, &n);
+    if (!r)
+        return;
+    CHECKF(n == 20 * MPP_COUNTOF(a), "cm5_permutation.yaml: %zu runs, expected 20 per size", n);
+    printf("A. permutation   avg meas  emulated  error |  max meas  emulated |  min meas  emulated "
+           "| (max-min)/avg meas emulated\n");
+    for (size_t k = 0; k < MPP_COUNTOF(a) && n == 20 * MPP_COUNTOF(a); k++) {
+        double sum = 0, mx = 0, mn = INFINITY;
+        size_t cnt = 0;
+        /* runs in the file's order: size after size, 20 seeds each */
+        for (size_t i = 20 * k; i < 20 * (k + 1); i++) {
+            double ms = r[i].makespan_ms;
+            sum += ms;
+            mx = ms > mx ? ms : mx;
+            mn = ms < mn ? ms : mn;
+            cnt++;
+        }
+        double avg = sum / (double)cnt, rel = avg / a[k].avg - 1;
+        double spread = (mx - mn) / avg, pub = (a[k].max - a[k].min) / a[k].avg;
+        printf("   %7llu bytes  %8.3f  %8.3f  %+5.1f%% |  %8.3f  %8.3f |  %8.3f  %8.3f |  %8.3f  %8.3f\n",
+               (unsigned long long)a[k].bytes, a[k].avg, avg, 100 * rel, a[k].max, mx, a[k].min,
+               mn, pub, spread);
+        CHECKF(fabs(rel) <= 0.15, "permutation of %llu bytes: average %.3f ms against %.3f ms",
+               (unsigned long long)a[k].bytes, avg, a[k].avg);
+        CHECKF(fabs(mx / a[k].max - 1) <= 0.15,
+               "permutation of %llu bytes: largest %.3f ms against the published maximum %.3f",
+               (unsigned long long)a[k].bytes, mx, a[k].max);
+        CHECKF(fabs(mn / a[k].min - 1) <= 0.15,
+               "permutation of %llu bytes: smallest %.3f ms against the published minimum %.3f",
+               (unsigned long long)a[k].bytes, mn, a[k].min);
+        CHECKF(spread >= pub / 2,
+               "permutation of %llu bytes: (max - min) / average %.3f, below half the published %.3f",
+               (unsigned long long)a[k].bytes, spread, pub);
     }
+    free(r);
 }
 
 static void table_b(void)
@@ -144,8 +165,8 @@ static void table_b(void)
                    "%d bytes, d=%d: receive %.3f ms against %.3f ms", b ? 4096 : 256, d[k],
                    x->recv_done_max_ms, recv_ms[b][k]);
             /* known miss (docs/validation.md): 4096 bytes, d = 16, the
-             * emulated senders finish earlier than the machine's: 35% */
-            double stol = b == 1 && d[k] == 16 ? 0.35 : 0.30;
+             * emulated senders finish earlier than the machine's: 33% */
+            double stol = b == 1 && d[k] == 16 ? 0.33 : 0.30;
             CHECKF(fabs(x->send_done_mean_ms / send_ms[b][k] - 1) <= stol,
                    "%d bytes, d=%d: send average %.3f ms against %.3f ms", b ? 4096 : 256, d[k],
                    x->send_done_mean_ms, send_ms[b][k]);
@@ -224,8 +245,7 @@ static const struct {
     const char *alg;
     double tol;
 } sched_misses[] = {
-    {4, 32768, "lp", 0.25},  {4, 65536, "lp", 0.30},  {4, 65536, "cgm", 0.30},
-    {24, 65536, "gm", 0.25}, {24, 65536, "cgm", 0.25}, {24, 65536, "ac", 0.55},
+    {24, 65536, "ac", 0.45}, {24, 65536, "lp", 0.45},
 };
 
 /* D: cm5_sched.csv (d, bytes, ac_ms, lp_ms, gm_ms, cgm_ms) against
