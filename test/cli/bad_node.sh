@@ -125,6 +125,8 @@ mk bad_sendrecv
 expect_bad bad_sendrecv "node\.sendrecv_cycles.*integer" run exp.yaml node.sendrecv_cycles=lots
 mk bad_handshake
 expect_bad bad_handshake "node\.handshake_cycles" run exp.yaml node.handshake_cycles=1e12
+mk bad_match
+expect_bad bad_match "node\.async_match_cycles.*integer" run exp.yaml node.async_match_cycles=-3
 # the schedule workload's new keys
 cat >"$T/sched.yaml" <<'YAML'
 mppnet: 1
