@@ -686,13 +686,13 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     case PK_DATA:
     case PK_PUT:
     case PK_AM:
-        if (kind == PK_DATA && m->paradigm == MPP_PARADIGM_ASYNC && m->recv != NONE) {
+        if (kind == PK_DATA && m->paradigm == MPP_PARADIGM_ASYNC && m->recv != NONE &&
+            c->async_match_cycles) {
             /* the handler walks the posted receives to this message's */
-            for (uint32_t i = 0; i < nd->recvs.n; i++) {
-                cost += c->async_match_cycles;
-                if (nd->recvs.v[i] == m->recv)
-                    break;
-            }
+            uint32_t i = 0;
+            while (i < nd->recvs.n && nd->recvs.v[i] != m->recv)
+                i++;
+            cost += (uint64_t)c->async_match_cycles * (i < nd->recvs.n ? i + 1 : i);
         }
         m->hops += p->hops;
         if (m->received == 0 && kind != PK_DATA && !m->unmatched)
