@@ -6,11 +6,12 @@
  * one k = i XOR j, so every entry is sent once, whole, and each phase is a
  * partial permutation (i -> i XOR k is an involution).
  *
- * Phases that carry no message (no entry has i XOR j == k) are dropped from
- * the schedule: nphases counts only phases with a message, in increasing
- * order of k. steps still counts the whole algorithm as each processor
- * would run it: one partner check per processor per phase k, n (P - 1),
- * each a read of the dense COM (work.scan; lp has no mask, rows or moves).
+ * Every phase k = 1 .. P - 1 is kept, also one that carries no message (no
+ * entry has i XOR j == k): nphases is P - 1, in increasing order of k, and
+ * an empty phase costs its start-up like any other (docs/scheduling.md).
+ * steps counts the whole algorithm as each processor runs it: one partner
+ * check per processor per phase k, n (P - 1), each a read of the dense COM
+ * (work.scan; lp has no mask, rows or moves).
  *
  * Built in O(nnz + P) by a counting sort of the entries by i XOR j (stable,
  * so a phase lists its messages by increasing source). Deterministic: the
