@@ -12,6 +12,7 @@ extern const mpp_workload_ops mpp_workload_schedule;
 extern const mpp_workload_ops mpp_workload_msgtrace;
 extern const mpp_workload_ops mpp_workload_optrace;
 extern const mpp_workload_ops mpp_workload_pingpong;
+extern const mpp_workload_ops mpp_workload_broadcast;
 
 static const mpp_workload_ops *const all[] = {
     &mpp_workload_synthetic,
@@ -21,6 +22,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_msgtrace,
     &mpp_workload_optrace,
     &mpp_workload_pingpong,
+    &mpp_workload_broadcast,
     NULL,
 };
 

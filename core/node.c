@@ -1321,6 +1321,7 @@ void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out)
     out->dst = m->dst;
     out->bytes = m->bytes;
     out->packets = m->npk;
+    out->tag = m->tag;
     out->issue = m->issue;
     out->first_inject = m->first_inject;
     out->delivered = m->delivered;

@@ -144,6 +144,7 @@ typedef struct mpp_message_record {
     uint32_t src, dst;
     uint64_t bytes;
     uint32_t packets;
+    uint32_t tag;          /* the sending operation's tag (never written to output files) */
     uint64_t issue;        /* the sending processor started the send */
     uint64_t first_inject; /* its first packet entered the network */
     uint64_t delivered;    /* the receiving processor consumed its last packet */

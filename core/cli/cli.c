@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "core/cli/bench.h"
+#include "core/cli/cmd_bcast.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_schedule.h"
@@ -97,6 +98,7 @@ static const char help_main[] =
     "  com SUBCMD       communication matrices: com gen, com info, com convert\n"
     "  schedule ...     run a scheduler on a COM file or generated matrices\n"
     "  replay EXP.yaml  record or replay operation and message traces of a run\n"
+    "  bcast show ...   s-to-p broadcasting: draw a source distribution on a mesh\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
     "                   schedulers) with their parameters, and the presets\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
@@ -768,6 +770,7 @@ static const command commands[] = {
     {"com", mpp_cmd_com},
     {"schedule", mpp_cmd_schedule},
     {"replay", mpp_cmd_replay},
+    {"bcast", mpp_cmd_bcast},
 };
 
 static const command *find_command(const char *name)
