@@ -138,6 +138,7 @@ typedef struct drs {
     uint32_t n, nmsgs;
     drs_cfg cfg;
     int paradigm;         /* mpp_paradigm of the data */
+    bool pack;            /* gather each message into its send buffer before sending it */
     uint32_t main_app;    /* which APP operation runs the protocol (1 or 2) */
     drs_node *node;
     uint64_t inquiries, busy, free_;
@@ -265,6 +266,8 @@ static void drs_handler(void *ud, mpp_node_ctx *ctx, uint32_t v, uint32_t src, u
         uint32_t k = 0;
         while (k < d->left && d->dest[k] != src)
             k++;
+        if (k < d->left && st->pack)
+            mpp_node_copy_words(ctx, (d->bytes[k] + 3) / 4); /* gathered into the send buffer */
         if (k == d->left || mpp_node_send_msg(ctx, src, d->bytes[k], T_DATA, st->paradigm)) {
             /* too many packets for one message: recorded (drs_check), the
              * lock released, the entry dropped */
@@ -416,7 +419,7 @@ static uint32_t concat_ops(mpp_op *o, uint32_t v, uint32_t n)
 }
 
 static int drs_runtime(const mpp_com *com, const void *cfgp, uint64_t seed, uint32_t nodes,
-                       mpp_sched_runtime *rt, mpp_err *err)
+                       bool pack, mpp_sched_runtime *rt, mpp_err *err)
 {
     memset(rt, 0, sizeof *rt);
     drs *st = calloc(1, sizeof *st);
@@ -426,6 +429,7 @@ static int drs_runtime(const mpp_com *com, const void *cfgp, uint64_t seed, uint
     st->nmsgs = com->nnz;
     st->cfg = *(const drs_cfg *)cfgp;
     st->paradigm = par_values[st->cfg.paradigm];
+    st->pack = pack;
     st->main_app = st->cfg.recv_vector == RV_CONCAT ? 1 : 2;
     st->inq_limit = (uint64_t)st->cfg.max_inquiries * (com->nnz > nodes ? com->nnz : nodes);
     st->node = calloc(nodes, sizeof *st->node);

@@ -12,6 +12,17 @@ static int add(mpp_replay *r, uint32_t n, mpp_op op, mpp_err *err)
     return mpp_progbuild_add(&r->pb, n, op, err);
 }
 
+/* The gathering of a message of `bytes` into its send buffer (nothing when
+ * the workload does not pack or the copy is free). */
+static int add_pack(mpp_replay *r, uint32_t n, uint64_t bytes, uint64_t word_cycles,
+                    mpp_err *err)
+{
+    if (!word_cycles)
+        return 0;
+    return add(r, n, (mpp_op){.code = MPP_OP_COMPUTE, .bytes = word_cycles * ((bytes + 3) / 4)},
+               err);
+}
+
 static int load_com(mpp_com *c, const mpp_replay_config *w, uint32_t nodes, uint64_t seed,
                     mpp_err *err)
 {
@@ -54,8 +65,9 @@ static int load_com(mpp_com *c, const mpp_replay_config *w, uint32_t nodes, uint
 }
 
 int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, uint32_t nodes,
-                       uint64_t seed, mpp_err *err)
+                       uint64_t seed, uint32_t word_cycles, mpp_err *err)
 {
+    uint64_t pack = w->pack ? word_cycles : 0;
     memset(r, 0, sizeof *r);
     if (!w->scheduler)
         return mpp_err_set(err, MPP_EINVAL, "workload names no scheduler");
@@ -66,7 +78,7 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
         goto fail;
     const mpp_sched_ops *ops = w->scheduler;
     if (ops->runtime) {
-        if ((rc = ops->runtime(&r->com, w->sched_cfg.b, seed, nodes, &r->rt, err)))
+        if ((rc = ops->runtime(&r->com, w->sched_cfg.b, seed, nodes, w->pack, &r->rt, err)))
             goto fail;
         for (uint32_t p = 0; p < nodes && !rc; p++)
             for (uint32_t k = 0; k < r->rt.prog[p].len && !rc; k++)
@@ -96,8 +108,10 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
                      (mpp_op){.code = MPP_OP_IRECV, .peer = r->com.e[i].src}, err);
         for (uint32_t i = 0; i < r->sched.nmsgs && !rc; i++) {
             const mpp_sched_msg *m = &r->sched.msgs[i];
-            rc = add(r, m->src, (mpp_op){.code = scode, .paradigm = par, .peer = m->dst,
-                                         .bytes = m->units * unit}, err);
+            rc = add_pack(r, m->src, m->units * unit, pack, err);
+            if (!rc)
+                rc = add(r, m->src, (mpp_op){.code = scode, .paradigm = par, .peer = m->dst,
+                                             .bytes = m->units * unit}, err);
         }
         for (uint32_t p = 0; p < nodes && !rc; p++)
             if (r->pb.prog[p].len)
@@ -138,6 +152,8 @@ int mpp_replay_prepare(mpp_replay *r, const mpp_replay_config *w, int paradigm, 
             rc = add(r, p, (mpp_op){.code = MPP_OP_MARK, .tag = ph}, err);
             if (rc || (!s && !v))
                 continue;
+            if (s)
+                rc = add_pack(r, p, bytes[p], pack, err);
             if (!rc && paradigm == MPP_PARADIGM_SYNC && s && v)
                 rc = add(r, p, (mpp_op){.code = MPP_OP_SENDRECV, .paradigm = par, .peer = to[p],
                                         .peer2 = from[p], .bytes = bytes[p]}, err);

@@ -109,8 +109,10 @@ struct mpp_sched_ops {
     int (*schedule)(const mpp_com *com, const void *cfg, uint64_t seed, mpp_schedule *out,
                     mpp_err *err);
     /* Runtime protocols only (NULL otherwise): prepare the programs and
-     * callbacks for a machine of `nodes` nodes. */
-    int (*runtime)(const mpp_com *com, const void *cfg, uint64_t seed, uint32_t nodes,
+     * callbacks for a machine of `nodes` nodes; with pack, every data
+     * message is gathered into its send buffer before it is sent (the
+     * node's mem_word_cycles per 32-bit word, as mpp_node_copy_words). */
+    int (*runtime)(const mpp_com *com, const void *cfg, uint64_t seed, uint32_t nodes, bool pack,
                    mpp_sched_runtime *rt, mpp_err *err);
 };
 

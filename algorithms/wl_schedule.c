@@ -67,6 +67,9 @@ static const mpp_param sched_params[] = {
      "units per message of a random-regular matrix"},
     {"msg_unit", MPP_PT_BYTES, R(msg_unit), "0", 0, 1e12, NULL,
      "bytes per unit (0: the file's, 1 for generated matrices)"},
+    {"pack", MPP_PT_BOOL, R(pack), "false", 0, 0, NULL,
+     "gather each message into a contiguous send buffer before sending it (node.mem_word_cycles "
+     "per 32-bit word, on the sender)"},
     {"simulate", MPP_PT_BOOL, offsetof(sched_cfg, simulate), "true", 0, 0, NULL,
      "replay the schedule on the machine (false: only schedule it)"},
     {"reuse", MPP_PT_U32, offsetof(sched_cfg, reuse), "1", 1, 1e9, NULL,
@@ -101,7 +104,8 @@ static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     mpp_sim_window(s, c->warmup, c->warmup + c->measure);
     int paradigm = c->paradigm ? c->paradigm - 1 : c->r.scheduler->paradigm;
     int rc = mpp_replay_prepare(rp, &c->r, paradigm, mpp_sim_topology(s)->nodes,
-                                mpp_sim_config_get(s)->run.seed, err);
+                                mpp_sim_config_get(s)->run.seed,
+                                mpp_sim_config_get(s)->node.mem_word_cycles, err);
     if (rc || !c->simulate)
         return rc; /* schedule only: no processors, the run ends at once */
     if (rp->rt.ud)

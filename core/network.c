@@ -125,12 +125,12 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->src = xcalloc(NE, sizeof *n->src, &ok);
     n->sink = xcalloc(NE, sizeof *n->sink, &ok);
     n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
-    n->nic_model = nc->nic == MPP_NIC_MODEL;
+    n->nic_model = mpp_nic_bounded(nc->nic);
     uint32_t fifo_flits = 0;
     if (n->nic_model) {
         if (fifo_packets < 1 || packet_flits < 1)
             return mpp_err_set(err, MPP_EINVAL,
-                               "network: nic: model needs a receive FIFO of at least one packet");
+                               "network: nic: model and dma need a receive FIFO of at least one packet");
         /* each of a node's links reserves in its own share of the FIFO (at
          * least one packet), so links never contend for the same space */
         uint32_t maxl = 1;

@@ -42,6 +42,11 @@
  *     (interrupt_cycles), as `delivery` says; no handshake.
  *   am_put: a stream of PUT packets into an agreed receive port, no
  *     handshake; one handler runs when the byte count reaches zero.
+ *   Every DATA packet a processor reads or writes whose message is not the
+ *   one of the last DATA packet it handled costs switch_cycles more (the
+ *   send and receive loops keep one message's state at hand): a receiver
+ *   of several interleaved messages, or a SENDRECV alternating between its
+ *   two, pays it on most packets; a one-way transfer does not.
  *   The application (MPP_OP_APP's callbacks) may also start sync, async
  *   or am_put messages and post receives itself (mpp_node_send_msg,
  *   mpp_node_post_recv: same packets, same costs) and hears of their end
@@ -61,6 +66,16 @@
  *   6. the next operation of the program;
  *   7. nothing: sleep until a packet arrives, FIFO room appears or the
  *      barrier is released.
+ *
+ * nic: dma (the Paragon's message co-processor): the processor only runs
+ * the program (start_op, op_complete: program_act); a send engine (tx_act)
+ * writes the control and data packets and a receive engine (rx_act) reads
+ * every packet (read_packet's protocol, its costs on the engine), each on
+ * its own clock (tx_f, rx_f) at dma_packet_cycles + words x
+ * dma_word_cycles a packet, concurrently; dma_step lets the three act in
+ * turn within a network cycle until none can, then sleeps until the
+ * earliest of their next actions. No interrupts, no polling costs, no
+ * switch_cycles; handlers run on the receive engine.
  *
  * Invariants:
  *   1. a node is in the wake heap at most once with its current wake_at
@@ -100,6 +115,8 @@ typedef struct msg {
 } msg;
 
 typedef struct precv {
+    uint64_t ready;     /* CPU time the processor has finished posting it (nic: dma:
+                           its reply is written no earlier) */
     uint32_t src, tag;  /* MPP_ANY allowed */
     uint32_t msg;       /* matched message or NONE */
     uint8_t done, background;
@@ -110,6 +127,8 @@ typedef struct job {    /* packets to write */
     uint32_t msg;
     uint8_t kind;
     uint8_t handler;    /* written by an interrupt handler (always allowed) */
+    uint64_t ready;     /* nic: dma: CPU time from which the engine may write it (the
+                           processor's call that made it has ended) */
 } job;
 
 typedef struct vec {    /* growable uint32 vector */
@@ -127,6 +146,8 @@ typedef struct node {
     uint32_t nops, pc;
     int state;
     uint64_t f;            /* CPU time the processor is free */
+    uint64_t tx_f, rx_f;   /* nic: dma: CPU time the send and receive engines are free */
+    uint64_t mcp_f;        /* nic: dma: CPU time the message co-processor is free */
     uint64_t wake_at;      /* network cycle, or NEVER */
     /* the operation in progress (blocking ops) */
     bool op_active;
@@ -141,6 +162,7 @@ typedef struct node {
     uint32_t outstanding;
     bool alt;
     bool in_irq;           /* the last action read a packet in an interrupt handler */
+    uint32_t last_data;    /* message of the last DATA packet read or written, or NONE */
     bool app_done;         /* the application released MPP_OP_APP */
     /* statistics */
     uint64_t send_done, recv_done;
@@ -175,7 +197,8 @@ struct mpp_nodes {
     void *ud;
     uint32_t send_cap, recv_cap; /* FIFO depths in packets (UINT32_MAX: ideal) */
     uint32_t ctrl_flits, full_flits, payload_bytes;
-    bool model;            /* nic: model */
+    bool model;            /* nic: model or dma (bounded FIFOs) */
+    bool dma;              /* nic: dma (the engines move the packets) */
     node *nodes;
     ring *rx;              /* [N x MC] receive FIFOs */
     msg *msgs;
@@ -346,6 +369,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
     ns->ud = ud;
     ns->record = env->record_ops;
     ns->model = env->nic_model;
+    ns->dma = env->nic_dma;
     ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
     ns->recv_cap = ns->model ? c->recv_fifo_packets : UINT32_MAX;
     ns->payload_bytes = ns->pk.payload_bytes;
@@ -361,7 +385,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
         node *nd = &ns->nodes[n];
         nd->wake_at = NEVER;
         nd->nops = len[n];
-        nd->op_msg = nd->op_recv = NONE;
+        nd->op_msg = nd->op_recv = nd->last_data = NONE;
         if (len[n]) {
             nd->ops = malloc(len[n] * sizeof *nd->ops);
             if (!nd->ops)
@@ -435,7 +459,8 @@ static uint32_t new_msg(mpp_nodes *ns, uint32_t src, const mpp_op *op, uint64_t 
     return ns->nmsgs++;
 }
 
-static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, bool bg)
+static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, bool bg,
+                         uint64_t ready)
 {
     if (ns->npr == ns->pr_cap) {
         uint32_t cap = ns->pr_cap ? ns->pr_cap * 2 : 64;
@@ -448,6 +473,7 @@ static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, 
         ns->pr_cap = cap;
     }
     precv *r = &ns->pr[ns->npr];
+    r->ready = ready;
     r->src = src;
     r->tag = tag;
     r->msg = NONE;
@@ -482,7 +508,7 @@ static void bind(mpp_nodes *ns, uint32_t n, uint32_t ri, uint32_t mi)
     }
     uint8_t p = ns->msgs[mi].paradigm;
     if (p == MPP_PARADIGM_SYNC || p == MPP_PARADIGM_ASYNC) {
-        job j = {mi, PK_REPLY, p == MPP_PARADIGM_ASYNC};
+        job j = {mi, PK_REPLY, p == MPP_PARADIGM_ASYNC, ns->pr[ri].ready};
         if (!ctrl_push(&ns->nodes[n], j))
             ns->oom = true;
     }
@@ -623,6 +649,31 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
         nd->send_peak = occ;
 }
 
+/* nic: dma: CPU cycles an engine takes to move a packet of `flits` flits
+ * between memory and a FIFO (the co-processor's work and the DMA of its
+ * words). */
+static uint64_t dma_words_cost(const mpp_nodes *ns, uint32_t flits)
+{
+    uint64_t words = ((uint64_t)flits * ns->pk.flit_bits + ns->pk.word_bits - 1) / ns->pk.word_bits;
+    return words * ns->cfg.dma_word_cycles;
+}
+
+static uint64_t dma_cost(const mpp_nodes *ns, uint32_t flits)
+{
+    return ns->cfg.dma_packet_cycles + dma_words_cost(ns, flits);
+}
+
+/* The processor handles a DATA packet of message mi (reading or writing
+ * it): when the last DATA packet it handled belonged to another message,
+ * CMMD's loop switches to this message's state (buffer pointer, count,
+ * the receive it fills): switch_cycles. */
+static uint64_t switch_to(const mpp_nodes *ns, node *nd, uint32_t mi)
+{
+    uint64_t cost = nd->last_data != NONE && nd->last_data != mi ? ns->cfg.switch_cycles : 0;
+    nd->last_data = mi;
+    return cost;
+}
+
 /* --- reading a packet ------------------------------------------------------- */
 
 static bool interrupt_class(const mpp_nodes *ns, uint8_t kind, const msg *m)
@@ -664,7 +715,9 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
     msg *m = &ns->msgs[mi];
     if (p->injected < m->first_inject)
         m->first_inject = p->injected;
-    uint64_t cost = c->recv_packet_cycles + (by_interrupt ? c->interrupt_cycles : c->poll_cycles);
+    uint64_t cost = ns->dma ? dma_cost(ns, p->flits)
+                            : c->recv_packet_cycles +
+                                  (by_interrupt ? c->interrupt_cycles : c->poll_cycles);
     if (by_interrupt)
         ns->interrupts++;
     node *nd = &ns->nodes[n];
@@ -694,6 +747,8 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
                 i++;
             cost += (uint64_t)c->async_match_cycles * (i < nd->recvs.n ? i + 1 : i);
         }
+        if (kind == PK_DATA && !ns->dma)
+            cost += switch_to(ns, nd, mi);
         m->hops += p->hops;
         if (m->received == 0 && kind != PK_DATA && !m->unmatched)
             first_contact(ns, n, mi); /* finds the agreed receive port */
@@ -807,7 +862,7 @@ int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
     m->notify = NOTIFY_SENT;
     nd->outstanding++;
     if (cmmd) {
-        if (!ctrl_push(nd, (job){mi, PK_REQ, 0}))
+        if (!ctrl_push(nd, (job){mi, PK_REQ, 0, ctx->at + ctx->cost}))
             ns->oom = true;
     } else {
         m->data_queued = 1;
@@ -823,7 +878,7 @@ int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag)
     if ((src >= ns->N && src != MPP_ANY) || tag > MPP_APP_TAG_MAX)
         return -1;
     ctx->cost += ns->cfg.recv_msg_cycles;
-    uint32_t ri = new_recv(ns, ctx->n, src, tag, true);
+    uint32_t ri = new_recv(ns, ctx->n, src, tag, true, ctx->at + ctx->cost);
     if (ri == NONE)
         return 0;
     ns->pr[ri].notify = 1;
@@ -949,10 +1004,10 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         if (op->code != MPP_OP_AM && op->paradigm == MPP_PARADIGM_ASYNC)
             cost += c->async_msg_cycles;
         if (op->code == MPP_OP_SENDRECV) {
-            nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false);
+            cost += c->recv_msg_cycles + c->sendrecv_cycles;
+            nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false, start + cost);
             if (nd->op_recv != NONE)
                 match_pending(ns, n, nd->op_recv);
-            cost += c->recv_msg_cycles + c->sendrecv_cycles;
         }
         mpp_op mop = *op;
         if (op->code == MPP_OP_AM) {
@@ -966,7 +1021,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         m->background = op->code == MPP_OP_ISEND;
         m->unmatched = op->code == MPP_OP_AM;
         if (m->paradigm == MPP_PARADIGM_SYNC || m->paradigm == MPP_PARADIGM_ASYNC) {
-            job j = {mi, PK_REQ, 0};
+            job j = {mi, PK_REQ, 0, start + cost};
             if (!ctrl_push(nd, j))
                 ns->oom = true;
         } else {
@@ -986,7 +1041,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     case MPP_OP_RECV:
     case MPP_OP_IRECV: {
         bool bg = op->code == MPP_OP_IRECV;
-        uint32_t ri = new_recv(ns, n, op->peer, op->tag, bg);
+        uint32_t ri = new_recv(ns, n, op->peer, op->tag, bg, start + c->recv_msg_cycles);
         if (ri != NONE)
             match_pending(ns, n, ri);
         if (bg) {
@@ -1076,6 +1131,29 @@ static bool op_complete(const mpp_nodes *ns, const node *nd, uint64_t t)
     }
 }
 
+/* The program of node n at cycle t from CPU time start: complete the
+ * blocking operation in progress, or start the next, or finish. Returns
+ * the CPU cycles it took, or NEVER when it must wait. */
+static uint64_t program_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
+{
+    node *nd = &ns->nodes[n];
+    if (nd->op_active) {
+        if (!op_complete(ns, nd, t))
+            return NEVER;
+        nd->op_active = false;
+        nd->op_msg = nd->op_recv = NONE;
+        nd->pc++;
+        return 0;
+    }
+    if (nd->pc < nd->nops)
+        return start_op(ns, n, t, start);
+    if (nd->outstanding || nd->recvs.n || nd->data.n || nd->ctrl_n)
+        return NEVER;
+    nd->state = ST_DONE;
+    ns->unfinished--;
+    return NEVER;
+}
+
 /* One action of free node n at cycle t starting at CPU time start. Returns
  * the CPU cycles it took, or NEVER when there is nothing to do. */
 static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
@@ -1125,6 +1203,8 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         uint8_t kind = m->paradigm == MPP_PARADIGM_AM     ? PK_AM
                        : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
                                                             : PK_DATA;
+        if (kind == PK_DATA)
+            cost += switch_to(ns, nd, mi);
         write_packet(ns, n, mi, kind, net_ceil(ns, start + cost));
         m->written++;
         nd->send_busy += cost;
@@ -1142,21 +1222,143 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     if (can_read)
         return read_packet(ns, n, cls, false, start);
     /* 6. the program */
-    if (nd->op_active) {
-        if (!op_complete(ns, nd, t))
-            return NEVER;
-        nd->op_active = false;
-        nd->op_msg = nd->op_recv = NONE;
-        nd->pc++;
-        return 0;
+    return program_act(ns, n, t, start);
+}
+
+/* --- nic: dma: the message co-processor's engines ---------------------------- */
+
+/* The send engine of node n: the next control packet, else the next data
+ * packet the program lets go, into its send FIFO (dma_cost each). Returns
+ * the CPU cycles it took, or NEVER when it has nothing to do. */
+static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
+{
+    node *nd = &ns->nodes[n];
+    uint32_t flits = 0, mi = NONE;
+    bool ctrl = false;
+    if (nd->ctrl_n && fifo_room(ns, n, class_of(ns, nd->ctrl[nd->ctrl_head].kind))) {
+        const job *j = &nd->ctrl[nd->ctrl_head];
+        if (j->ready <= start) {
+            ctrl = true;
+            flits = ns->ctrl_flits;
+        } else if (data_ready(ns, nd) == NONE) {
+            return j->ready - start; /* the call that made it has not ended: wait for it */
+        }
     }
-    if (nd->pc < nd->nops)
-        return start_op(ns, n, t, start);
-    if (nd->outstanding || nd->recvs.n || nd->data.n || nd->ctrl_n)
+    if (!ctrl) {
+        mi = data_ready(ns, nd);
+        if (mi == NONE || !fifo_room(ns, n, 0))
+            return NEVER;
+        const msg *m = &ns->msgs[mi];
+        uint64_t off = (uint64_t)m->written * ns->payload_bytes;
+        uint64_t left = m->bytes > off ? m->bytes - off : 0;
+        flits = mpp_packet_flits(&ns->pk, left < ns->payload_bytes ? left : ns->payload_bytes);
+    }
+    /* the co-processor sets the packet up (shared with the receive side),
+     * then the DMA moves its words */
+    uint64_t s0 = nd->mcp_f > start ? nd->mcp_f : start;
+    nd->mcp_f = s0 + ns->cfg.dma_packet_cycles;
+    uint64_t cost = (s0 - start) + dma_cost(ns, flits);
+    nd->send_busy += dma_cost(ns, flits);
+    if (ctrl) {
+        job *j = &nd->ctrl[nd->ctrl_head];
+        write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost));
+        nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
+        nd->ctrl_n--;
+        return cost;
+    }
+    msg *m = &ns->msgs[mi];
+    uint8_t kind = m->paradigm == MPP_PARADIGM_AM       ? PK_AM
+                   : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
+                                                        : PK_DATA;
+    write_packet(ns, n, mi, kind, net_ceil(ns, start + cost));
+    m->written++;
+    if (m->written == m->npk) {
+        for (uint32_t i = 0; i < nd->data.n; i++)
+            if (nd->data.v[i] == mi) {
+                vec_remove_at(&nd->data, i);
+                break;
+            }
+        send_complete(ns, n, mi, net_ceil(ns, start + cost));
+        cost += app_sent(ns, n, mi, start + cost);
+    }
+    return cost;
+}
+
+/* The receive engine of node n: the head packet of its receive FIFOs (the
+ * control interface first), handled as read_packet does, at dma_cost plus
+ * the protocol's costs (handshake, completion), which the co-processor
+ * pays. NEVER when every FIFO is empty. */
+static uint64_t rx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
+{
+    node *nd = &ns->nodes[n];
+    uint32_t cls, h = rx_head(ns, n, &cls);
+    if (h == NONE)
         return NEVER;
-    nd->state = ST_DONE;
-    ns->unfinished--;
-    return NEVER;
+    uint64_t words = dma_words_cost(ns, ns->net->pkt[h].flits);
+    /* the DMA moves the words; the co-processor (shared with the send
+     * side) handles the packet and the protocol */
+    uint64_t s0 = nd->mcp_f > start ? nd->mcp_f : start;
+    uint64_t cost = read_packet(ns, n, cls, false, s0);
+    nd->mcp_f = s0 + (cost > words ? cost - words : 0);
+    return (s0 - start) + cost;
+}
+
+/* One of the three actors of a node (processor, send engine, receive
+ * engine) acts as long as it can within cycle t from its free time *f.
+ * Returns true when it acted; *next gets the network cycle of its next
+ * action when it stopped only because its time ran past t. */
+static bool run_actor(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t cs, uint64_t *f, int which,
+                      uint64_t *next)
+{
+    bool acted = false;
+    for (;;) {
+        uint64_t start = *f > cs ? *f : cs;
+        if (net_floor(ns, start) > t) {
+            if (net_floor(ns, start) < *next)
+                *next = net_floor(ns, start);
+            return acted;
+        }
+        uint64_t cost = which == 0   ? program_act(ns, n, t, start)
+                        : which == 1 ? tx_act(ns, n, start)
+                                     : rx_act(ns, n, start);
+        if (cost == NEVER || ns->oom)
+            return acted;
+        *f = start + cost;
+        acted = true;
+    }
+}
+
+/* nic: dma: node n at cycle t — its processor runs the program while the
+ * engines move packets; each acts again on what the others did, until none
+ * can. Returns true when any acted. */
+static bool dma_step(mpp_nodes *ns, uint32_t n, uint64_t t)
+{
+    node *nd = &ns->nodes[n];
+    uint64_t cs = cpu_ceil(ns, t), next = NEVER;
+    bool any = false, again = true;
+    while (again && !ns->oom) {
+        again = false;
+        next = NEVER;
+        if (nd->state != ST_DONE && run_actor(ns, n, t, cs, &nd->f, 0, &next))
+            again = any = true;
+        if (run_actor(ns, n, t, cs, &nd->tx_f, 1, &next))
+            again = any = true;
+        if (run_actor(ns, n, t, cs, &nd->rx_f, 2, &next))
+            again = any = true;
+    }
+    if (nd->state != ST_DONE)
+        nd->state = ST_RUN;
+    /* a barrier waiting for its release time wakes itself */
+    if (nd->state != ST_DONE && nd->op_active && nd->pc < nd->nops &&
+        (nd->ops[nd->pc].code == MPP_OP_BARRIER || nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
+        nd->barrier_epoch != ns->barrier_epoch) {
+        uint64_t at = ns->barrier_release > t ? ns->barrier_release : t + 1;
+        if (at < next)
+            next = at;
+    }
+    if (next != NEVER)
+        wake(ns, n, next);
+    return any;
 }
 
 void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
@@ -1170,6 +1372,11 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
         if (nd->wake_at != e.at || nd->state == ST_DONE)
             continue; /* stale */
         nd->wake_at = NEVER;
+        if (ns->dma) {
+            if (dma_step(ns, e.node, t))
+                ns->net->last_progress = t;
+            continue;
+        }
         uint64_t cs = cpu_ceil(ns, t);
         bool acted = false;
         for (;;) {

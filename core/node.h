@@ -33,7 +33,8 @@ typedef bool (*mpp_nodes_push_fn)(void *ud, uint32_t node, uint32_t cls, const m
 /* What the node layer needs besides its own section. */
 typedef struct mpp_nodes_env {
     double net_mhz;               /* the network clock (network.net_mhz) */
-    bool nic_model;               /* network.nic: model (FIFO depths apply) */
+    bool nic_model;               /* network.nic: model or dma (FIFO depths apply) */
+    bool nic_dma;                 /* network.nic: dma (DMA engines move the packets) */
     bool record_ops;              /* record every operation started */
     const mpp_packetizer *pk;     /* how messages become packets */
 } mpp_nodes_env;

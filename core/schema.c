@@ -8,7 +8,7 @@
 
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", "age", NULL};
-static const char *const nic_choices[] = {"ideal", "model", NULL};
+static const char *const nic_choices[] = {"ideal", "model", "dma", NULL};
 static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
 const char *const mpp_paradigm_names[] = {"sync", "async", "am", "am_put", NULL};
 
@@ -78,6 +78,14 @@ static const mpp_param node_params[] = {
     {"async_match_cycles", MPP_PT_U32, NODE(async_match_cycles), "0", 0, 1e9, NULL,
      "CPU cycles per posted receive the handler of an async data packet walks to find its "
      "message's receive (CMMD's list of posted asynchronous receives)"},
+    {"switch_cycles", MPP_PT_U32, NODE(switch_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles to switch the receive loop to another message: a data packet whose message "
+     "is not the one the last data packet read belonged to"},
+    {"dma_packet_cycles", MPP_PT_U32, NODE(dma_packet_cycles), "0", 0, 1e9, NULL,
+     "nic: dma: CPU cycles of the message co-processor per packet it moves (either way)"},
+    {"dma_word_cycles", MPP_PT_U32, NODE(dma_word_cycles), "0", 0, 1e9, NULL,
+     "nic: dma: CPU cycles a DMA engine takes per word of a packet it moves between memory and "
+     "a FIFO"},
     {"recv_done_cycles", MPP_PT_U32, NODE(recv_done_cycles), "0", 0, 1e9, NULL,
      "CPU cycles to complete a sync or async receive after its last packet"},
     {"phase_cycles", MPP_PT_U32, NODE(phase_cycles), "0", 0, 1e9, NULL,

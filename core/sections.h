@@ -23,7 +23,14 @@ typedef struct mpp_workload_ops mpp_workload_ops;
 
 typedef enum mpp_flow { MPP_FLOW_WORMHOLE = 0, MPP_FLOW_CUT_THROUGH = 1 } mpp_flow;
 typedef enum mpp_alloc { MPP_ALLOC_SEPARABLE = 0, MPP_ALLOC_ISLIP = 1, MPP_ALLOC_AGE = 2 } mpp_alloc;
-typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0, MPP_NIC_MODEL = 1 } mpp_nic_kind;
+/* The network interface (network.nic; docs/machines.md): ideal (unbounded
+ * FIFOs, the processor moves every packet), model (bounded FIFOs, the
+ * processor moves every packet: the CM-5) or dma (bounded FIFOs, a message
+ * co-processor with send and receive DMA moves the packets: the Paragon). */
+typedef enum mpp_nic_kind { MPP_NIC_IDEAL = 0, MPP_NIC_MODEL = 1, MPP_NIC_DMA = 2 } mpp_nic_kind;
+
+/* Do the FIFO depths of the node section apply (model, dma)? */
+static inline bool mpp_nic_bounded(int nic) { return nic != MPP_NIC_IDEAL; }
 
 /* Messaging paradigms (core/node.c). */
 typedef enum mpp_paradigm {
@@ -77,6 +84,9 @@ typedef struct mpp_node_config {
     uint32_t handshake_cycles;      /* reading a send request or its reply (CMMD's handshake) */
     uint32_t async_match_cycles;    /* an async data packet: per posted receive walked to find
                                        its message's receive */
+    uint32_t switch_cycles;         /* a data packet of another message than the last one handled */
+    uint32_t dma_packet_cycles;     /* nic: dma: the co-processor's work per packet moved */
+    uint32_t dma_word_cycles;       /* nic: dma: a DMA engine moving one word of a packet */
     uint32_t recv_done_cycles;      /* completing a CMMD receive after its last packet */
     uint32_t phase_cycles;          /* a phase mark: a phased schedule's per-phase bookkeeping */
     uint32_t poll_cycles;           /* a poll that finds a packet */

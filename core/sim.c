@@ -311,7 +311,7 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
                                  s->pk.payload_bytes, (unsigned long long)MPP_MSG_MAX_PACKETS);
                 break;
             }
-            if (sends && s->cfg.net.nic != MPP_NIC_MODEL &&
+            if (sends && !mpp_nic_bounded(s->cfg.net.nic) &&
                 mpp_packet_count(&s->pk, op->bytes) > MPP_SIM_MAX_QUEUED) {
                 rc = mpp_err_set(err, MPP_EINVAL,
                                  "program of node %u, operation %u: a message of %llu bytes is "
@@ -335,7 +335,8 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
     }
     if (!rc) {
         mpp_nodes_env env = {.net_mhz = s->cfg.net.net_mhz,
-                             .nic_model = s->cfg.net.nic == MPP_NIC_MODEL,
+                             .nic_model = mpp_nic_bounded(s->cfg.net.nic),
+                             .nic_dma = s->cfg.net.nic == MPP_NIC_DMA,
                              .record_ops = s->cfg.run.record_ops,
                              .pk = &s->pk};
         s->nodes = mpp_nodes_create(&s->cfg.node, &env, N, &s->net, s->srcq, node_push, s,
@@ -393,9 +394,9 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
-    if (c->net.nic == MPP_NIC_MODEL && !(s->wl && (s->wl->flags & MPP_WL_NODES))) {
+    if (mpp_nic_bounded(c->net.nic) && !(s->wl && (s->wl->flags & MPP_WL_NODES))) {
         mpp_err_set(err, MPP_EINVAL,
-                    "network.nic: model needs processors to read the receive FIFOs: use it with "
+                    "network.nic: model and dma need processors to read the receive FIFOs: use it with "
                     "a workload that runs node programs (messages, schedule, ...; mppnet list "
                     "workloads) or nic: ideal");
         goto fail;
@@ -405,7 +406,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         goto fail;
     s->wstart = 0;
     s->wend = UINT64_MAX;
-    bool model = c->net.nic == MPP_NIC_MODEL;
+    bool model = mpp_nic_bounded(c->net.nic);
     if (mpp_net_init(&s->net, &s->topo, &c->net, c->run.seed, model ? c->node.recv_fifo_packets : 0,
                      model ? s->pk.full_flits : 0, err))
         goto fail;

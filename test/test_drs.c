@@ -16,7 +16,10 @@
  *   (e) the back-off: at full contention (d = n - 1) a back-off of one
  *       inquiry's round trip makes fewer inquiries than none; and a run
  *       whose senders spin beyond max_inquiries per message stops with an
- *       error naming the cause instead of running on. */
+ *       error naming the cause instead of running on;
+ *   (f) workload.pack: a phased schedule (cgm) and ac put before every send
+ *       a COMPUTE of mem_word_cycles x ceil(bytes / 4) (the gathering of
+ *       the message into its send buffer), and nothing without it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +122,7 @@ static void run_drs(const mpp_sim_config *machine, uint32_t nodes, const opts *o
     w.msg_unit = MSG_UNIT;
     mpp_err err;
     mpp_replay rp;
-    int rc = mpp_replay_prepare(&rp, &w, MPP_PARADIGM_SYNC, nodes, 7, &err);
+    int rc = mpp_replay_prepare(&rp, &w, MPP_PARADIGM_SYNC, nodes, 7, 0, &err);
     CHECKF(rc == 0, "%s", err.msg);
     if (rc)
         return;
@@ -302,8 +305,63 @@ static void test_backoff(const mpp_sim_config *cm5)
     outcome_free(&stop);
 }
 
+/* (f): the programs of a cgm and an ac replay with and without pack. */
+static void test_pack(void)
+{
+    const char *algs[] = {"cgm", "ac"};
+    for (int a = 0; a < 2; a++)
+        for (int pk = 0; pk < 2; pk++) {
+            mpp_replay_config w;
+            memset(&w, 0, sizeof w);
+            w.scheduler = mpp_sched_find(algs[a]);
+            CHECK(w.scheduler != NULL);
+            if (!w.scheduler)
+                return;
+            mpp_schema_defaults(&w.scheduler->schema, w.sched_cfg.b);
+            w.d = 3;
+            w.units = 1;
+            w.msg_unit = MSG_UNIT;
+            w.pack = pk;
+            mpp_err err;
+            mpp_replay rp;
+            int par = a ? MPP_PARADIGM_ASYNC : MPP_PARADIGM_SYNC;
+            int rc = mpp_replay_prepare(&rp, &w, par, 8, 7, 3, &err);
+            CHECKF(rc == 0, "%s", err.msg);
+            if (rc)
+                return;
+            uint32_t sends = 0, packs = 0;
+            for (uint32_t p = 0; p < 8; p++)
+                for (uint32_t k = 0; k < rp.pb.prog[p].len; k++) {
+                    const mpp_op *o = &rp.pb.prog[p].ops[k];
+                    bool send = o->code == MPP_OP_SEND || o->code == MPP_OP_ISEND ||
+                                o->code == MPP_OP_SENDRECV;
+                    if (o->code == MPP_OP_COMPUTE) {
+                        packs++;
+                        CHECKF(k + 1 < rp.pb.prog[p].len, "%s: a COMPUTE ends the program",
+                               algs[a]);
+                        if (k + 1 < rp.pb.prog[p].len) {
+                            const mpp_op *nx = &rp.pb.prog[p].ops[k + 1];
+                            CHECKF(nx->code == MPP_OP_SEND || nx->code == MPP_OP_ISEND ||
+                                       nx->code == MPP_OP_SENDRECV,
+                                   "%s: COMPUTE followed by op %u, not a send", algs[a],
+                                   nx->code);
+                            CHECKF(o->bytes == 3 * ((nx->bytes + 3) / 4),
+                                   "%s: pack of %llu cycles for %llu bytes", algs[a],
+                                   (unsigned long long)o->bytes, (unsigned long long)nx->bytes);
+                        }
+                    }
+                    sends += send;
+                }
+            CHECKF(sends == 24, "%s: %u sends, expected 8 x 3", algs[a], sends);
+            CHECKF(packs == (pk ? sends : 0), "%s pack=%d: %u COMPUTEs for %u sends", algs[a], pk,
+                   packs, sends);
+            mpp_replay_free(&rp);
+        }
+}
+
 int main(void)
 {
+    test_pack();
     mpp_experiment *e = cm5_16();
     if (!e)
         return 1;

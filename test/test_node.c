@@ -6,7 +6,8 @@
  * exactly to network cycles; barriers release after the last entry plus
  * barrier_cycles; a protocol deadlock (two blocking sends to each other)
  * is reported by the watchdog, not a hang; a full receive FIFO backs up
- * the network (node contention without any formula). */
+ * the network (node contention without any formula); switch_cycles is
+ * paid where a processor changes message; nic: dma's engines overlap. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,118 @@ static void test_paradigms_shapes(void)
         }
 }
 
+/* Makespan of programs prog on c (0 when the run fails). */
+static uint64_t makespan(mpp_sim_config *c, mpp_program *prog)
+{
+    mpp_sim_result r;
+    if (run(c, prog, NULL, &r, NULL) != 0)
+        return 0;
+    return r.makespan;
+}
+
+/* switch_cycles: a receiver of two interleaved messages pays it on the
+ * packets that change message, a one-way transfer never, and a SENDRECV
+ * alternating between its outgoing and incoming message on both sides. */
+static void test_switch(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    mpp_program prog[16] = {{0}};
+    /* one-way: 64 packets, no switch */
+    mpp_op send = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .bytes = 64 * 16};
+    mpp_op recv = {.code = MPP_OP_RECV, .peer = 0};
+    prog[0] = (mpp_program){&send, 1};
+    prog[5] = (mpp_program){&recv, 1};
+    uint64_t base = makespan(&c, prog);
+    c.node.switch_cycles = 100;
+    CHECKF(makespan(&c, prog) == base, "one-way with switch_cycles: %llu against %llu",
+           (unsigned long long)makespan(&c, prog), (unsigned long long)base);
+    /* an exchange: each side alternates its two messages */
+    mpp_op sr0 = {.code = MPP_OP_SENDRECV, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .peer2 = 5,
+                  .bytes = 64 * 16};
+    mpp_op sr5 = {.code = MPP_OP_SENDRECV, .paradigm = MPP_PARADIGM_SYNC, .peer = 0, .peer2 = 0,
+                  .bytes = 64 * 16};
+    prog[0] = (mpp_program){&sr0, 1};
+    prog[5] = (mpp_program){&sr5, 1};
+    c.node.switch_cycles = 0;
+    uint64_t ex0 = makespan(&c, prog);
+    c.node.switch_cycles = 100;
+    uint64_t ex1 = makespan(&c, prog);
+    /* about one switch per packet handled (128 per side), minus the runs
+     * of one message at the start and end */
+    CHECKF(ex1 > ex0 + 100 * 100 && ex1 < ex0 + 100 * 130, "exchange: %llu against %llu",
+           (unsigned long long)ex1, (unsigned long long)ex0);
+    CHECK(ex0 > 0);
+}
+
+/* nic: dma: per packet the message co-processor works dma_packet_cycles
+ * (one co-processor for both directions) and a DMA engine moves its words
+ * at dma_word_cycles each (one engine per direction): a one-way message of
+ * 64 packets takes about 64 packet times, an exchange about the same when
+ * the DMA dominates (the engines overlap) and twice that when the
+ * co-processor does; a processor-driven NIC takes the sum; the processor
+ * computes while the data moves; the request does not leave before the
+ * call that makes it has ended. */
+static void test_dma(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.net.nic = MPP_NIC_DMA;
+    c.node.dma_packet_cycles = 4;
+    c.node.dma_word_cycles = 4; /* 5 words a packet: 24 cycles, 20 of them DMA */
+    c.node.send_packet_cycles = 1000; /* unused by nic: dma */
+    c.node.recv_packet_cycles = 1000;
+    mpp_program prog[16] = {{0}};
+    mpp_op send = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .bytes = 64 * 16};
+    mpp_op recv = {.code = MPP_OP_RECV, .peer = 0};
+    prog[0] = (mpp_program){&send, 1};
+    prog[5] = (mpp_program){&recv, 1};
+    uint64_t one = makespan(&c, prog);
+    CHECKF(one >= 64 * 24 && one < 64 * 24 + 200, "one-way: %llu cycles", (unsigned long long)one);
+    /* the software cost of the send delays the request by as much */
+    c.node.send_msg_cycles = 500;
+    uint64_t slow = makespan(&c, prog);
+    CHECKF(slow >= one + 500 && slow < one + 520, "send_msg_cycles 500: %llu cycles (%llu without)",
+           (unsigned long long)slow, (unsigned long long)one);
+    c.node.send_msg_cycles = 0;
+    mpp_op sr0 = {.code = MPP_OP_SENDRECV, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .peer2 = 5,
+                  .bytes = 64 * 16};
+    mpp_op sr5 = {.code = MPP_OP_SENDRECV, .paradigm = MPP_PARADIGM_SYNC, .peer = 0, .peer2 = 0,
+                  .bytes = 64 * 16};
+    prog[0] = (mpp_program){&sr0, 1};
+    prog[5] = (mpp_program){&sr5, 1};
+    uint64_t ex = makespan(&c, prog);
+    CHECKF(ex >= 64 * 24 && ex < 64 * 24 + 300, "exchange: %llu cycles (one-way %llu)",
+           (unsigned long long)ex, (unsigned long long)one);
+    /* the co-processor's work is shared by both directions */
+    c.node.dma_packet_cycles = 24;
+    c.node.dma_word_cycles = 0;
+    uint64_t mcp = makespan(&c, prog);
+    CHECKF(mcp >= 2 * 64 * 24 && mcp < 2 * 64 * 24 + 300, "co-processor-bound exchange: %llu",
+           (unsigned long long)mcp);
+    /* the same exchange with the processor moving the packets costs the sum */
+    c.net.nic = MPP_NIC_MODEL;
+    c.node.send_packet_cycles = 24;
+    c.node.recv_packet_cycles = 24;
+    c.node.poll_cycles = 0;
+    uint64_t cpu = makespan(&c, prog);
+    CHECKF(cpu > 2 * 64 * 24, "processor-driven exchange: %llu cycles", (unsigned long long)cpu);
+    /* overlap: ISEND, 3000 cycles of computation, WAIT: the computation
+     * hides the transfer */
+    c.net.nic = MPP_NIC_DMA;
+    c.node.dma_packet_cycles = 4;
+    c.node.dma_word_cycles = 4;
+    mpp_op isend[3] = {{.code = MPP_OP_ISEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5,
+                        .bytes = 64 * 16},
+                       {.code = MPP_OP_COMPUTE, .bytes = 3000},
+                       {.code = MPP_OP_WAIT}};
+    prog[0] = (mpp_program){isend, 3};
+    prog[5] = (mpp_program){&recv, 1};
+    uint64_t ov = makespan(&c, prog);
+    CHECKF(ov >= 3000 && ov < 3000 + 100, "ISEND + COMPUTE + WAIT: %llu cycles",
+           (unsigned long long)ov);
+}
+
 int main(void)
 {
     test_paradigms_shapes();
@@ -350,5 +463,7 @@ int main(void)
     test_time_and_barrier();
     test_protocol_deadlock();
     test_backpressure();
+    test_switch();
+    test_dma();
     TEST_DONE();
 }

@@ -715,7 +715,7 @@ void mpp_config_dump(const mpp_sim_config *c, mpp_sb *sb, bool json)
         em_rows(&em, &w->schema, c->workload.cfg.b);
         em_close(&em);
     }
-    if ((w && (w->flags & MPP_WL_NODES)) || c->net.nic == MPP_NIC_MODEL ||
+    if ((w && (w->flags & MPP_WL_NODES)) || mpp_nic_bounded(c->net.nic) ||
         (w && w->uses_node && w->uses_node(c->workload.cfg.b))) {
         em_open(&em, "node");
         em_rows(&em, &mpp_node_schema, &c->node);

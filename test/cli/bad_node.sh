@@ -127,6 +127,15 @@ mk bad_handshake
 expect_bad bad_handshake "node\.handshake_cycles" run exp.yaml node.handshake_cycles=1e12
 mk bad_match
 expect_bad bad_match "node\.async_match_cycles.*integer" run exp.yaml node.async_match_cycles=-3
+# the message switch and the DMA engines' costs
+mk bad_switch
+expect_bad bad_switch "node\.switch_cycles.*integer" run exp.yaml node.switch_cycles=-1
+mk bad_dma_packet
+expect_bad bad_dma_packet "node\.dma_packet_cycles" run exp.yaml node.dma_packet_cycles=2e9
+mk bad_dma_word
+expect_bad bad_dma_word "node\.dma_word_cycles.*integer" run exp.yaml node.dma_word_cycles=fast
+mk bad_nic
+expect_bad bad_nic "nic.*ideal, model, dma" run exp.yaml network.nic=coprocessor
 # the schedule workload's new keys
 cat >"$T/sched.yaml" <<'YAML'
 mppnet: 1
@@ -137,7 +146,8 @@ output: {dir: out, plot: false}
 YAML
 for c in "bad_sched_paradigm|paradigm.*published, sync|workload.paradigm=sync2" \
          "bad_reuse|workload\.reuse.*between 1|workload.reuse=0" \
-         "bad_recv_vector|recv_vector.*reduce, concat|workload.scheduler=drs_n workload.drs_n.recv_vector=gather"; do
+         "bad_recv_vector|recv_vector.*reduce, concat|workload.scheduler=drs_n workload.drs_n.recv_vector=gather" \
+         "bad_pack|workload\.pack.*true or false|workload.pack=sometimes"; do
     IFS='|' read -r name pat ov <<<"$c"
     cp "$T/sched.yaml" "$T/$name.yaml"
     # shellcheck disable=SC2086
