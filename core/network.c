@@ -736,6 +736,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         p->tag = e->tag;
         p->mclass = e->mclass;
         p->measured = e->measured;
+        p->pace = e->pace;
         memset(&p->route, 0, sizeof p->route);
         p->route.src = node;
         p->route.dst = e->dst;
@@ -754,7 +755,11 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
     if (!n->credits[ov])
         return true;
     mpp_packet *p = &n->pkt[h];
-    uint32_t s = n->lsent[l]++;
+    uint32_t s = n->lsent[l];
+    /* a paced packet: flit s not before injected + s x pace */
+    if (p->pace && s && ((n->cycle - p->injected) << 8) < (uint64_t)s * p->pace)
+        return true;
+    n->lsent[l]++;
     uint32_t flit = h << 2;
     if (s == 0) {
         flit |= MPP_FLIT_HEAD;

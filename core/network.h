@@ -40,6 +40,7 @@ typedef struct mpp_packet {
     uint32_t eject_link;     /* node link it left the network by (nic: model) */
     uint8_t mclass;          /* message class */
     uint8_t measured;
+    uint16_t pace;           /* 8.8 network cycles per flit at injection; 0: link rate */
 } mpp_packet;
 
 /* A packet waiting at its source, not yet in the pool (SPEC 2: source
@@ -49,6 +50,8 @@ typedef struct mpp_src_entry {
     uint64_t tag;
     uint32_t dst;
     uint32_t flits;
+    uint16_t pace;  /* 8.8 network cycles per flit at injection (the feeder's rate, at most
+                       255.996); 0: link rate */
     uint8_t mclass;
     uint8_t measured;
 } mpp_src_entry;

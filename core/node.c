@@ -75,7 +75,11 @@
  * dma_word_cycles a packet, concurrently; dma_step lets the three act in
  * turn within a network cycle until none can, then sleeps until the
  * earliest of their next actions. No interrupts, no polling costs, no
- * switch_cycles; handlers run on the receive engine.
+ * switch_cycles; handlers run on the receive engine. With dma_stream a
+ * packet enters the send FIFO when its engine starts it (after the
+ * co-processor is free) and carries a pace: the network lets its flit s
+ * go no earlier than s x (engine cost / flits) after its head, so it
+ * holds its wormhole path while it is fed (mpp_net_inject).
  *
  * Invariants:
  *   1. a node is in the wake heap at most once with its current wake_at
@@ -198,6 +202,7 @@ struct mpp_nodes {
     uint32_t send_cap, recv_cap; /* FIFO depths in packets (UINT32_MAX: ideal) */
     uint32_t ctrl_flits, full_flits, payload_bytes;
     bool model;            /* nic: model or dma (bounded FIFOs) */
+    bool stream;           /* nic: dma with dma_stream: paced packets */
     bool dma;              /* nic: dma (the engines move the packets) */
     node *nodes;
     ring *rx;              /* [N x MC] receive FIFOs */
@@ -370,6 +375,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
     ns->record = env->record_ops;
     ns->model = env->nic_model;
     ns->dma = env->nic_dma;
+    ns->stream = ns->dma && c->dma_stream;
     ns->send_cap = ns->model ? c->send_fifo_packets : UINT32_MAX;
     ns->recv_cap = ns->model ? c->recv_fifo_packets : UINT32_MAX;
     ns->payload_bytes = ns->pk.payload_bytes;
@@ -623,7 +629,8 @@ static uint32_t class_of(const mpp_nodes *ns, uint8_t kind)
 
 /* Write one packet of kind for message mi into node n's send FIFO, ready
  * at network cycle `ready`. */
-static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, uint64_t ready)
+static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, uint64_t ready,
+                         uint16_t pace)
 {
     msg *m = &ns->msgs[mi];
     uint32_t flits, dst = kind == PK_REPLY ? m->src : m->dst;
@@ -639,6 +646,7 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
                        .tag = ((uint64_t)kind << 32) | mi,
                        .dst = dst,
                        .flits = flits,
+                       .pace = pace,
                        .mclass = (uint8_t)cls,
                        .measured = 1};
     if (!ns->push(ns->ud, n, cls, &e))
@@ -1179,7 +1187,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         job *j = &nd->ctrl[nd->ctrl_head];
         if (fifo_room(ns, n, class_of(ns, j->kind))) {
             uint64_t cost = c->send_packet_cycles;
-            write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost));
+            write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost), 0);
             nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
             nd->ctrl_n--;
             nd->send_busy += cost;
@@ -1205,7 +1213,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
                                                             : PK_DATA;
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, mi);
-        write_packet(ns, n, mi, kind, net_ceil(ns, start + cost));
+        write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
         m->written++;
         nd->send_busy += cost;
         if (m->written == m->npk) {
@@ -1259,9 +1267,16 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     nd->mcp_f = s0 + ns->cfg.dma_packet_cycles;
     uint64_t cost = (s0 - start) + dma_cost(ns, flits);
     nd->send_busy += dma_cost(ns, flits);
+    uint64_t at = net_ceil(ns, start + cost);
+    uint16_t pace = 0;
+    if (ns->stream) {
+        at = net_ceil(ns, s0);
+        uint64_t pc = (dma_cost(ns, flits) * ns->nk << 8) / ((uint64_t)ns->ck * flits);
+        pace = pc > UINT16_MAX ? UINT16_MAX : (uint16_t)pc; /* slower engines: 256 cycles a flit */
+    }
     if (ctrl) {
         job *j = &nd->ctrl[nd->ctrl_head];
-        write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost));
+        write_packet(ns, n, j->msg, j->kind, at, pace);
         nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
         nd->ctrl_n--;
         return cost;
@@ -1270,7 +1285,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     uint8_t kind = m->paradigm == MPP_PARADIGM_AM       ? PK_AM
                    : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
                                                         : PK_DATA;
-    write_packet(ns, n, mi, kind, net_ceil(ns, start + cost));
+    write_packet(ns, n, mi, kind, at, pace);
     m->written++;
     if (m->written == m->npk) {
         for (uint32_t i = 0; i < nd->data.n; i++)

@@ -86,6 +86,11 @@ static const mpp_param node_params[] = {
     {"dma_word_cycles", MPP_PT_U32, NODE(dma_word_cycles), "0", 0, 1e9, NULL,
      "nic: dma: CPU cycles a DMA engine takes per word of a packet it moves between memory and "
      "a FIFO"},
+    {"dma_stream", MPP_PT_BOOL, NODE(dma_stream), "false", 0, 0, NULL,
+     "nic: dma: the send engine streams each packet into the network as it moves it (the packet "
+     "enters when the engine starts it, its flits no faster than the engine's cost per packet "
+     "spread over its flits, holding its wormhole path meanwhile); false: the packet enters "
+     "whole when the engine is done"},
     {"recv_done_cycles", MPP_PT_U32, NODE(recv_done_cycles), "0", 0, 1e9, NULL,
      "CPU cycles to complete a sync or async receive after its last packet"},
     {"phase_cycles", MPP_PT_U32, NODE(phase_cycles), "0", 0, 1e9, NULL,

@@ -87,6 +87,8 @@ typedef struct mpp_node_config {
     uint32_t switch_cycles;         /* a data packet of another message than the last one handled */
     uint32_t dma_packet_cycles;     /* nic: dma: the co-processor's work per packet moved */
     uint32_t dma_word_cycles;       /* nic: dma: a DMA engine moving one word of a packet */
+    bool dma_stream;                /* nic: dma: a packet enters the network as its engine
+                                       starts and its flits leave at the engine's rate */
     uint32_t recv_done_cycles;      /* completing a CMMD receive after its last packet */
     uint32_t phase_cycles;          /* a phase mark: a phased schedule's per-phase bookkeeping */
     uint32_t poll_cycles;           /* a poll that finds a packet */

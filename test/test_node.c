@@ -452,6 +452,58 @@ static void test_dma(void)
            (unsigned long long)ov);
 }
 
+/* nic: dma with dma_stream: a packet enters the network as its engine
+ * starts it and its flits leave no faster than the engine moves them. A
+ * one-way message of 4 packets of 65 flits (264 engine cycles each) then
+ * ends about one packet's network time earlier than with packets that
+ * enter whole, and not before the sender's engine and then the
+ * receiver's have moved its last packet (the pace holds);
+ * two such flows through one link with one VC and 2-flit buffers get in
+ * each other's way (a packet holds its path while it is fed), which they
+ * do not when they stream into idle paths. */
+static void test_dma_stream(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.net.nic = MPP_NIC_DMA;
+    c.net.vcs = 1;
+    c.net.buffer_flits = 2; /* a packet does not fit in one buffer: it holds its path */
+    c.node.interfaces = 1;
+    c.node.payload_words = 64;
+    c.node.dma_packet_cycles = 4;
+    c.node.dma_word_cycles = 4; /* 4 + 65 x 4 = 264 cycles a packet of 65 flits */
+    mpp_program prog[16] = {{0}};
+    mpp_op s0 = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 12, .bytes = 1024};
+    mpp_op s4 = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 8, .bytes = 1024};
+    mpp_op s1 = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 13, .bytes = 1024};
+    mpp_op r12 = {.code = MPP_OP_RECV, .peer = 0}, r8 = {.code = MPP_OP_RECV, .peer = 4};
+    mpp_op r13 = {.code = MPP_OP_RECV, .peer = 1};
+    prog[0] = (mpp_program){&s0, 1};
+    prog[12] = (mpp_program){&r12, 1};
+    uint64_t one[2], shared[2], apart[2];
+    for (int st = 0; st < 2; st++) {
+        c.node.dma_stream = st;
+        prog[4] = prog[8] = prog[1] = prog[13] = (mpp_program){0};
+        one[st] = makespan(&c, prog);
+        prog[4] = (mpp_program){&s4, 1}; /* 4 -> 8 shares the link 4 -> 8 with 0 -> 12 */
+        prog[8] = (mpp_program){&r8, 1};
+        shared[st] = makespan(&c, prog);
+        prog[4] = prog[8] = (mpp_program){0};
+        prog[1] = (mpp_program){&s1, 1}; /* 1 -> 13: a column of its own */
+        prog[13] = (mpp_program){&r13, 1};
+        apart[st] = makespan(&c, prog);
+    }
+    /* the last packet is whole at the receiver only when the sender's
+     * engine has fed all of it; then the receive engine moves it */
+    CHECKF(one[1] >= 5 * 264 && one[1] + 60 <= one[0],
+           "one flow: streamed %llu cycles, whole packets %llu", (unsigned long long)one[1],
+           (unsigned long long)one[0]);
+    CHECKF(apart[1] == one[1], "two flows apart, streamed: %llu cycles (one: %llu)",
+           (unsigned long long)apart[1], (unsigned long long)one[1]);
+    CHECKF(shared[1] > one[1] + 40, "two flows through one link, streamed: %llu cycles (one: %llu)",
+           (unsigned long long)shared[1], (unsigned long long)one[1]);
+}
+
 int main(void)
 {
     test_paradigms_shapes();
@@ -465,5 +517,6 @@ int main(void)
     test_backpressure();
     test_switch();
     test_dma();
+    test_dma_stream();
     TEST_DONE();
 }
