@@ -19,8 +19,16 @@
  *      and the cost of computing the CGM schedule on one node processor at
  *      n = 32 (cm5_schedcost.yaml: schedule_ms, mean of 4 random d-regular
  *      matrices per d): within 20% of every row of cm5_schedcost.csv.
+ * And the `paragon` preset against the s-to-p broadcasts of Hambrusch,
+ * Khokhar and Liu 1995 on the Intel Paragon (paragon_bcast.yaml, one run
+ * per broadcast, against paragon.csv): every number of A (Fig. 9: repos
+ * and part_xy_source on 8x8, cross, s = 15, 2 KB, their parts; br_xy_source
+ * on R, on a 4x8 half and on cross) within 20%, B (Fig. 6: 10x10, DR, 80 KB
+ * in all) within 25%, C (the repositioning, "about 0.5 ms") within 50% —
+ * except the rows of paragon_misses, each held to the bound it keeps.
  * Runs the experiment files themselves, so the test and `mppnet run` agree.
- * Usage: test_calibration SRCDIR. */
+ * Usage: test_calibration SRCDIR [PART] (PART: cm5 or paragon; default
+ * both). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "algorithms/workloads.h"
 #include "core/config/experiment.h"
 #include "core/sim.h"
 #include "test/testutil.h"
@@ -309,13 +318,135 @@ static void table_sched(void)
     free(r);
 }
 
+/* The runs of paragon_bcast.yaml, in the file's order (its zipped sweep
+ * axis network.mesh+workload.algorithm+workload.dist+workload.s+
+ * workload.bytes). */
+static const struct {
+    const char *mesh, *alg, *dist;
+    unsigned s, bytes, nodes;
+} paragon_runs[] = {
+    {"8x8", "repos", "cross", 15, 2048, 64},
+    {"8x8", "part_xy_source", "cross", 15, 2048, 64},
+    {"8x8", "br_xy_source", "R", 15, 2048, 64},
+    {"4x8", "br_xy_source", "R", 8, 2048, 32},
+    {"8x8", "br_xy_source", "cross", 15, 2048, 64},
+    {"10x10", "br_xy_source", "DR", 5, 16384, 100},
+    {"10x10", "br_xy_source", "DR", 40, 2048, 100},
+};
+
+/* The rows of paragon.csv the preset misses, each with the bound it keeps
+ * (the mechanism is in docs/machines.md, "Calibration"): a change that
+ * makes one worse fails, as does one that pushes any other row out. */
+static const struct {
+    const char *table, *alg, *column;
+    unsigned s;
+    double tol;
+} paragon_misses[] = {
+    /* -39%: one 16 KB exchange across the halves took 2.5 ms on the
+     * machine, more than a whole 4x8 broadcast (1.9 ms). In the model the
+     * four exchanges of a column cross one link whose single VC a streamed
+     * packet holds while it is fed (dma_stream); how much they serialize
+     * depends on their exact timing: 1.3 to 2.1 ms for dma_packet_cycles
+     * within 1% of the preset's (docs/machines.md, "Calibration") */
+    {"A", "part_xy_source", "part_exchange_ms", 15, 0.50},
+};
+
+/* The index of the broadcast workload's column `name` in
+ * mpp_sim_result.extra, or -1. */
+static int bcast_column(const char *name)
+{
+    const mpp_workload_ops *w = mpp_workload_find("broadcast");
+    for (uint32_t i = 0; w && i < w->ncolumns; i++)
+        if (!strcmp(w->columns[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* Paragon: paragon.csv (table, mesh, algorithm, dist, s, bytes, column,
+ * ms, tol; '#' lines are comments) against paragon_bcast.yaml. */
+static void table_paragon(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/calibration/paragon.csv", srcdir);
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    size_t nr = 0;
+    mpp_sim_result *r = run_file("paragon_bcast.yaml", 0, NULL, &nr);
+    if (!r) {
+        fclose(f);
+        return;
+    }
+    CHECKF(nr == MPP_COUNTOF(paragon_runs), "paragon_bcast.yaml: %zu runs, expected %zu", nr,
+           MPP_COUNTOF(paragon_runs));
+    for (size_t i = 0; i < nr && i < MPP_COUNTOF(paragon_runs); i++)
+        CHECKF(r[i].nodes == paragon_runs[i].nodes, "paragon_bcast.yaml run %zu: %u nodes, "
+               "expected %u (%s)", i, r[i].nodes, paragon_runs[i].nodes, paragon_runs[i].mesh);
+    printf("Paragon  table mesh   algorithm       dist   s  bytes  column             measured "
+           "emulated  error\n");
+    char line[512];
+    size_t rows = 0;
+    bool header = true;
+    while (nr == MPP_COUNTOF(paragon_runs) && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (header) {
+            header = false;
+            continue;
+        }
+        char table[8], mesh[16], alg[32], dist[16], column[32];
+        unsigned s, bytes;
+        double ms, tol;
+        int got = sscanf(line, "%7[^,],%15[^,],%31[^,],%15[^,],%u,%u,%31[^,],%lf,%lf", table,
+                         mesh, alg, dist, &s, &bytes, column, &ms, &tol);
+        CHECKF(got == 9, "%s: bad line: %s", path, line);
+        if (got != 9)
+            continue;
+        rows++;
+        size_t k = 0;
+        while (k < MPP_COUNTOF(paragon_runs) &&
+               !(!strcmp(paragon_runs[k].mesh, mesh) && !strcmp(paragon_runs[k].alg, alg) &&
+                 !strcmp(paragon_runs[k].dist, dist) && paragon_runs[k].s == s &&
+                 paragon_runs[k].bytes == bytes))
+            k++;
+        int col = bcast_column(column);
+        CHECKF(k < MPP_COUNTOF(paragon_runs) && col >= 0,
+               "%s: no run or no column for: %s", path, line);
+        if (k == MPP_COUNTOF(paragon_runs) || col < 0)
+            continue;
+        double model = r[k].extra[col].d, rel = model / ms - 1;
+        const char *known = "";
+        for (size_t m = 0; m < MPP_COUNTOF(paragon_misses); m++)
+            if (paragon_misses[m].table && !strcmp(paragon_misses[m].table, table) &&
+                !strcmp(paragon_misses[m].alg, alg) && !strcmp(paragon_misses[m].column, column) &&
+                paragon_misses[m].s == s) {
+                tol = paragon_misses[m].tol;
+                known = "  known miss (docs/machines.md)";
+            }
+        printf("         %-5s %-6s %-15s %-5s %3u %6u  %-17s %8.3f %8.3f  %+5.1f%%%s\n", table,
+               mesh, alg, dist, s, bytes, column, ms, model, 100 * rel, known);
+        CHECKF(fabs(rel) <= tol + 1e-12, "Paragon %s: %s %s on %s, s=%u, %u bytes: %s %.3f ms "
+               "against %.3f ms (tolerance %.0f%%)", table, alg, dist, mesh, s, bytes, column,
+               model, ms, 100 * tol);
+    }
+    fclose(f);
+    CHECKF(rows == 14, "%s: %zu rows, expected 14", path, rows);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         srcdir = argv[1];
-    table_a();
-    table_b();
-    table_sched();
-    table_schedcost();
+    const char *part = argc > 2 ? argv[2] : "";
+    if (!*part || !strcmp(part, "cm5")) {
+        table_a();
+        table_b();
+        table_sched();
+        table_schedcost();
+    }
+    if (!*part || !strcmp(part, "paragon"))
+        table_paragon();
     TEST_DONE();
 }
