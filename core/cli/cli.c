@@ -39,6 +39,7 @@
 #include "core/base/file.h"
 #include "topologies/topology.h"
 #include "routers/routing.h"
+#include "algorithms/bcast.h"
 #include "algorithms/patterns.h"
 #include "algorithms/schedule.h"
 #include "algorithms/workloads.h"
@@ -100,7 +101,8 @@ static const char help_main[] =
     "  replay EXP.yaml  record or replay operation and message traces of a run\n"
     "  bcast show ...   s-to-p broadcasting: draw a source distribution on a mesh\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
-    "                   schedulers) with their parameters, and the presets\n"
+    "                   schedulers, broadcasts) with their parameters, and the\n"
+    "                   presets\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
     "  help [COMMAND]   help on a command (also: mppnet COMMAND --help)\n"
     "\n"
@@ -148,7 +150,7 @@ static const char help_check[] =
     "file:line:column) and exits 2.\n";
 
 static const char help_list[] =
-    "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|presets]\n"
+    "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|broadcasts|presets]\n"
     "\n"
     "List the registered plug-ins of a family, or the machine presets (all\n"
     "without an argument): name, aliases, a line of help, and each parameter with its\n"
@@ -558,7 +560,7 @@ static int cmd_list(int argc, char **argv)
     mpp_args_free(&rest);
     if (status || done)
         return status;
-    bool topo = true, rout = true, pat = true, pre = true, wl = true, sch = true;
+    bool topo = true, rout = true, pat = true, pre = true, wl = true, sch = true, bc = true;
     if (fam) {
         const char *f = fam;
         topo = !strcmp(f, "topologies") || !strcmp(f, "topology");
@@ -567,9 +569,11 @@ static int cmd_list(int argc, char **argv)
         pre = !strcmp(f, "presets") || !strcmp(f, "machines") || !strcmp(f, "machine");
         wl = !strcmp(f, "workloads") || !strcmp(f, "workload");
         sch = !strcmp(f, "schedulers") || !strcmp(f, "scheduler");
-        if (!topo && !rout && !pat && !pre && !wl && !sch)
+        bc = !strcmp(f, "broadcasts") || !strcmp(f, "broadcast");
+        if (!topo && !rout && !pat && !pre && !wl && !sch && !bc)
             return mpp_args_usage("list", "unknown family '%.40s' (topologies, routers, "
-                                          "workloads, patterns, schedulers, presets)",
+                                          "workloads, patterns, schedulers, broadcasts, "
+                                          "presets)",
                                   f);
     }
     bool any = false;
@@ -613,6 +617,16 @@ static int cmd_list(int argc, char **argv)
         printf("%sschedulers (workload.scheduler; parameters workload.<name>.<key>):\n",
                any ? "\n" : "");
         for (const mpp_sched_ops *const *o = mpp_sched_all(); *o; o++) {
+            list_entry((*o)->name, NULL, (*o)->help);
+            list_schema(&(*o)->schema);
+        }
+        any = true;
+    }
+    if (bc) {
+        printf("%sbroadcasts (workload.algorithm of the broadcast workload; parameters "
+               "workload.<name>.<key>):\n",
+               any ? "\n" : "");
+        for (const mpp_bcast_ops *const *o = mpp_bcast_all(); *o; o++) {
             list_entry((*o)->name, NULL, (*o)->help);
             list_schema(&(*o)->schema);
         }

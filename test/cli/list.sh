@@ -18,6 +18,13 @@ expect_status list_topologies 0 "$T" list topologies || finish
 grep -Eq '^  hypercube ' "$T/list_topologies.out" || fail "list topologies: no hypercube"
 expect_status list_patterns 0 "$T" list patterns || finish
 grep -Eq '^  bit-reversal ' "$T/list_patterns.out" || fail "list patterns: no bit-reversal"
+expect_status list_broadcasts 0 "$T" list broadcasts || finish
+for name in br_lin br_xy_source br_xy_dim xor two_step repos part_lin part_xy_source; do
+    grep -Eq "^  $name " "$T/list_broadcasts.out" || fail "list broadcasts: no $name"
+done
+grep -Eq '^      base .*br_xy_source' "$T/list_broadcasts.out" || fail "list broadcasts: no repos base"
+grep -Eq '^  ecube ' "$T/list_broadcasts.out" && fail "list broadcasts: shows routers"
+grep -Eq '^  two_step ' "$T/list_all.out" || fail "list: no broadcasts"
 pass "list FAMILY"
 
 finish
