@@ -913,6 +913,24 @@ static uint64_t app_sent(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t at)
     return ctx.cost;
 }
 
+/* A data packet of message mi has been written by node n, its writer done
+ * at CPU time `end`: count it; after the last, the send is complete.
+ * Returns the application handler's cost (app_sent), or 0. */
+static uint64_t data_written(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t end)
+{
+    msg *m = &ns->msgs[mi];
+    node *nd = &ns->nodes[n];
+    if (++m->written < m->npk)
+        return 0;
+    for (uint32_t i = 0; i < nd->data.n; i++)
+        if (nd->data.v[i] == mi) {
+            vec_remove_at(&nd->data, i);
+            break;
+        }
+    send_complete(ns, n, mi, net_ceil(ns, end));
+    return app_sent(ns, n, mi, end);
+}
+
 /* Network cycles of a reduction of op->bytes words (0 and 1: one word):
  * the first word costs reduce_cycles, each further one reduce_word_cycles
  * (the words of a vector sum follow each other through the control
@@ -1214,18 +1232,8 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, mi);
         write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
-        m->written++;
         nd->send_busy += cost;
-        if (m->written == m->npk) {
-            for (uint32_t i = 0; i < nd->data.n; i++)
-                if (nd->data.v[i] == mi) {
-                    vec_remove_at(&nd->data, i);
-                    break;
-                }
-            send_complete(ns, n, mi, net_ceil(ns, start + cost));
-            cost += app_sent(ns, n, mi, start + cost);
-        }
-        return cost;
+        return cost + data_written(ns, n, mi, start + cost);
     }
     if (can_read)
         return read_packet(ns, n, cls, false, start);
@@ -1286,17 +1294,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
                    : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
                                                         : PK_DATA;
     write_packet(ns, n, mi, kind, at, pace);
-    m->written++;
-    if (m->written == m->npk) {
-        for (uint32_t i = 0; i < nd->data.n; i++)
-            if (nd->data.v[i] == mi) {
-                vec_remove_at(&nd->data, i);
-                break;
-            }
-        send_complete(ns, n, mi, net_ceil(ns, start + cost));
-        cost += app_sent(ns, n, mi, start + cost);
-    }
-    return cost;
+    return cost + data_written(ns, n, mi, start + cost);
 }
 
 /* The receive engine of node n: the head packet of its receive FIFOs (the

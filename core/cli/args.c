@@ -24,6 +24,44 @@ int mpp_args_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+static int no_opt(void *ud, int code, const char *arg)
+{
+    (void)ud;
+    (void)code;
+    (void)arg;
+    return 2;
+}
+
+int mpp_args_dispatch(const char *cmd, const char *help, const mpp_args_sub *subs, size_t nsubs,
+                      int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(help, stderr);
+        return 2;
+    }
+    for (size_t i = 0; i < nsubs; i++)
+        if (!strcmp(argv[1], subs[i].name))
+            return subs[i].fn(argc - 1, argv + 1);
+    if (argv[1][0] == '-') {
+        /* an option of the command itself: only -h, --help */
+        static const struct option none[] = {{NULL, 0, NULL, 0}};
+        mpp_args rest;
+        bool done;
+        int st = mpp_args_parse(cmd, 2, argv, none, help, no_opt, NULL, &rest, &done);
+        mpp_args_free(&rest);
+        if (st || done)
+            return st;
+    }
+    mpp_sb names;
+    mpp_sb_init(&names);
+    for (size_t i = 0; i < nsubs; i++)
+        mpp_sb_printf(&names, "%s%s", i ? ", " : "", subs[i].name);
+    int st = mpp_args_usage(cmd, "unknown command '%.40s', valid: %s", argv[1],
+                            mpp_sb_ok(&names) && names.len ? names.s : "");
+    mpp_sb_free(&names);
+    return st;
+}
+
 int mpp_args_fail(const mpp_err *err)
 {
     fprintf(stderr, "mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");

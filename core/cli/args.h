@@ -48,6 +48,17 @@ int mpp_args_parse(const char *cmd, int argc, char **argv, const struct option *
                    bool *done);
 void mpp_args_free(mpp_args *a);
 
+/* A command made of subcommands (`mppnet com gen ...`): run the one
+ * argv[1] names with (argc - 1, argv + 1); with no argument print help on
+ * stderr and return 2; `-h` / `--help` print it and return 0; anything
+ * else is a usage error listing the valid names. */
+typedef struct mpp_args_sub {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} mpp_args_sub;
+int mpp_args_dispatch(const char *cmd, const char *help, const mpp_args_sub *subs, size_t nsubs,
+                      int argc, char **argv);
+
 /* An option's number: a whole decimal in [lo, hi] (with units when bytes
  * is true: 2KiB), or a finite real. Print the usage error and return 2
  * when it is not. */

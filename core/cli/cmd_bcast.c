@@ -294,34 +294,10 @@ static int cmd_show(int argc, char **argv)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-static const struct option no_options[] = {{NULL, 0, NULL, 0}};
-
-static int no_opt(void *ud, int code, const char *arg) { return 2; }
-
 int mpp_cmd_bcast(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } subs[] = {
+    static const mpp_args_sub subs[] = {
         {"show", cmd_show},
     };
-    if (argc < 2) {
-        fputs(mpp_cmd_bcast_help, stderr);
-        return 2;
-    }
-    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-        if (!strcmp(argv[1], subs[i].name))
-            return subs[i].fn(argc - 1, argv + 1);
-    if (argv[1][0] == '-') {
-        /* an option of `bcast` itself: only -h, --help */
-        mpp_args rest;
-        bool done;
-        int st = mpp_args_parse("bcast", 2, argv, no_options, mpp_cmd_bcast_help, no_opt, NULL,
-                                &rest, &done);
-        mpp_args_free(&rest);
-        if (st || done)
-            return st;
-    }
-    return mpp_args_usage("bcast", "unknown command '%.40s', valid: show", argv[1]);
+    return mpp_args_dispatch("bcast", mpp_cmd_bcast_help, subs, sizeof subs / sizeof subs[0], argc, argv);
 }

@@ -129,10 +129,6 @@ enum {
     OPT_JSON, OPT_PARTS, OPT_PART_IN, OPT_PART_OUT
 };
 
-static const struct option no_options[] = {{NULL, 0, NULL, 0}};
-
-static int no_opt(void *ud, int code, const char *arg) { return 2; }
-
 /* ---- gen ---------------------------------------------------------------- */
 
 static const struct option gen_options[] = {
@@ -533,32 +529,11 @@ static int cmd_partition(int argc, char **argv)
 
 int mpp_cmd_com(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } subs[] = {
+    static const mpp_args_sub subs[] = {
         {"gen", cmd_gen},
         {"info", cmd_info},
         {"convert", cmd_convert},
         {"partition", cmd_partition},
     };
-    if (argc < 2) {
-        fputs(mpp_cmd_com_help, stderr);
-        return 2;
-    }
-    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-        if (!strcmp(argv[1], subs[i].name))
-            return subs[i].fn(argc - 1, argv + 1);
-    if (argv[1][0] == '-') {
-        /* an option of `com` itself: only -h, --help */
-        mpp_args rest;
-        bool done;
-        int st = mpp_args_parse("com", 2, argv, no_options, mpp_cmd_com_help, no_opt, NULL,
-                                &rest, &done);
-        mpp_args_free(&rest);
-        if (st || done)
-            return st;
-    }
-    return mpp_args_usage("com", "unknown command '%s', valid: gen, info, convert, partition",
-                          argv[1]);
+    return mpp_args_dispatch("com", mpp_cmd_com_help, subs, sizeof subs / sizeof subs[0], argc, argv);
 }
