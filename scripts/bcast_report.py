@@ -231,7 +231,7 @@ def gp_text(base, title, xlabel, ylabel, logx, logy, body):
                       "set output '%s.png'" % base,
                       "set datafile missing '?'",
                       "set title '%s'" % safe_label(title),
-                      "set xlabel '%s'" % safe_label(xlabel),
+                      "set xlabel '%s'" % (safe_label(xlabel) if xlabel else ''),
                       "set ylabel '%s'" % safe_label(ylabel),
                       'set grid'] +
                      (['set logscale x'] if logx else []) +
