@@ -177,6 +177,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->lsent = xcalloc(n->L, sizeof *n->lsent, &ok);
     n->lvc = xcalloc(n->L, sizeof *n->lvc, &ok);
     n->lq = xcalloc(n->L, sizeof *n->lq, &ok);
+    n->lnext = xcalloc(n->L, sizeof *n->lnext, &ok);
 
     /* Every live packet has a flit in a buffer or on a channel, or is the
      * packet a node link is starting: this bounds the pool exactly. */
@@ -249,7 +250,7 @@ void mpp_net_free(mpp_net *n)
                     n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
                     n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
                     n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
-                    n->lsent, n->lvc, n->lq, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
+                    n->lsent, n->lvc, n->lq, n->lnext, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -756,9 +757,15 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         return true;
     mpp_packet *p = &n->pkt[h];
     uint32_t s = n->lsent[l];
-    /* a paced packet: flit s not before injected + s x pace */
-    if (p->pace && s && ((n->cycle - p->injected) << 8) < (uint64_t)s * p->pace)
-        return true;
+    /* a paced packet: a flit no earlier than pace after the one before; a
+     * flit held up (no credit) delays the ones after it, it does not make
+     * up for the wait later (the feeder stalls with the network) */
+    uint64_t now = n->cycle << 8;
+    if (p->pace) {
+        if (s && now < n->lnext[l])
+            return true;
+        n->lnext[l] = (s && now < n->lnext[l] + 256 ? n->lnext[l] : now) + p->pace;
+    }
     n->lsent[l]++;
     uint32_t flit = h << 2;
     if (s == 0) {

@@ -135,6 +135,8 @@ typedef struct mpp_net {
     uint32_t *lsent;              /* flits of it sent */
     uint32_t *lvc;
     uint32_t *lq;                 /* [L] round-robin pointer over the class queues */
+    uint64_t *lnext;              /* [L] a paced packet: earliest time of its next flit, in
+                                     1/256 cycles */
 
     /* packet pool */
     mpp_packet *pkt;

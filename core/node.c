@@ -77,9 +77,10 @@
  * earliest of their next actions. No interrupts, no polling costs, no
  * switch_cycles; handlers run on the receive engine. With dma_stream a
  * packet enters the send FIFO when its engine starts it (after the
- * co-processor is free) and carries a pace: the network lets its flit s
- * go no earlier than s x (engine cost / flits) after its head, so it
- * holds its wormhole path while it is fed (mpp_net_inject).
+ * co-processor is free) and carries a pace: the network lets each of its
+ * flits go no earlier than engine cost / flits after the one before (a
+ * flit held up delays the rest), so it holds its wormhole path while it
+ * is fed (mpp_net_inject).
  *
  * Invariants:
  *   1. a node is in the wake heap at most once with its current wake_at

@@ -88,9 +88,9 @@ static const mpp_param node_params[] = {
      "a FIFO"},
     {"dma_stream", MPP_PT_BOOL, NODE(dma_stream), "false", 0, 0, NULL,
      "nic: dma: the send engine streams each packet into the network as it moves it (the packet "
-     "enters when the engine starts it, its flits no faster than the engine's cost per packet "
-     "spread over its flits, holding its wormhole path meanwhile); false: the packet enters "
-     "whole when the engine is done"},
+     "enters when the engine starts it, each flit no sooner than the engine's cost per packet "
+     "over its flits after the one before, holding its wormhole path meanwhile); false: the "
+     "packet enters whole when the engine is done"},
     {"recv_done_cycles", MPP_PT_U32, NODE(recv_done_cycles), "0", 0, 1e9, NULL,
      "CPU cycles to complete a sync or async receive after its last packet"},
     {"phase_cycles", MPP_PT_U32, NODE(phase_cycles), "0", 0, 1e9, NULL,

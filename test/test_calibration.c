@@ -342,13 +342,10 @@ static const struct {
     unsigned s;
     double tol;
 } paragon_misses[] = {
-    /* -39%: one 16 KB exchange across the halves took 2.5 ms on the
-     * machine, more than a whole 4x8 broadcast (1.9 ms). In the model the
-     * four exchanges of a column cross one link whose single VC a streamed
-     * packet holds while it is fed (dma_stream); how much they serialize
-     * depends on their exact timing: 1.3 to 2.1 ms for dma_packet_cycles
-     * within 1% of the preset's (docs/machines.md, "Calibration") */
-    {"A", "part_xy_source", "part_exchange_ms", 15, 0.50},
+    /* none at present; the entry ends the list. The final exchange of
+     * part_xy_source is inside (-8%) but fragile: 0.70 to 0.92 of the
+     * machine's for dma_packet_cycles 500..600 (docs/machines.md) */
+    {NULL, NULL, NULL, 0, 0},
 };
 
 /* The index of the broadcast workload's column `name` in

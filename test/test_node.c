@@ -458,9 +458,10 @@ static void test_dma(void)
  * ends about one packet's network time earlier than with packets that
  * enter whole, and not before the sender's engine and then the
  * receiver's have moved its last packet (the pace holds);
- * two such flows through one link with one VC and 2-flit buffers get in
- * each other's way (a packet holds its path while it is fed), which they
- * do not when they stream into idle paths. */
+ * two such flows through one link with one VC and 2-flit buffers take
+ * turns for whole packets (a packet holds its path while it is fed, and a
+ * flit held up delays the ones after it), which they do not when they
+ * stream into idle paths. */
 static void test_dma_stream(void)
 {
     mpp_sim_config c;
@@ -500,8 +501,13 @@ static void test_dma_stream(void)
            (unsigned long long)one[0]);
     CHECKF(apart[1] == one[1], "two flows apart, streamed: %llu cycles (one: %llu)",
            (unsigned long long)apart[1], (unsigned long long)one[1]);
-    CHECKF(shared[1] > one[1] + 40, "two flows through one link, streamed: %llu cycles (one: %llu)",
-           (unsigned long long)shared[1], (unsigned long long)one[1]);
+    /* a flit held up delays the ones after it (no catching up): the two
+     * flows take turns for whole packets (about 1.6 x one flow; with
+     * catching up they would overlap, about 1.06 x) */
+    CHECKF(shared[1] * 10 > one[1] * 14 && shared[1] > shared[0],
+           "two flows through one link, streamed: %llu cycles (one: %llu, whole packets: %llu)",
+           (unsigned long long)shared[1], (unsigned long long)one[1],
+           (unsigned long long)shared[0]);
 }
 
 int main(void)
