@@ -349,6 +349,17 @@ static uint64_t makespan(mpp_sim_config *c, mpp_program *prog)
     return r.makespan;
 }
 
+/* prog: node 0 sends 64 x 16 bytes (sync) to node 5, which receives them;
+ * the operations live in *send and *recv. */
+static void one_way(mpp_program *prog, mpp_op *send, mpp_op *recv)
+{
+    *send = (mpp_op){.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5,
+                     .bytes = 64 * 16};
+    *recv = (mpp_op){.code = MPP_OP_RECV, .peer = 0};
+    prog[0] = (mpp_program){send, 1};
+    prog[5] = (mpp_program){recv, 1};
+}
+
 /* switch_cycles: a receiver of two interleaved messages pays it on the
  * packets that change message, a one-way transfer never, and a SENDRECV
  * alternating between its outgoing and incoming message on both sides. */
@@ -358,10 +369,8 @@ static void test_switch(void)
     machine(&c);
     mpp_program prog[16] = {{0}};
     /* one-way: 64 packets, no switch */
-    mpp_op send = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .bytes = 64 * 16};
-    mpp_op recv = {.code = MPP_OP_RECV, .peer = 0};
-    prog[0] = (mpp_program){&send, 1};
-    prog[5] = (mpp_program){&recv, 1};
+    mpp_op send, recv;
+    one_way(prog, &send, &recv);
     uint64_t base = makespan(&c, prog);
     c.node.switch_cycles = 100;
     CHECKF(makespan(&c, prog) == base, "one-way with switch_cycles: %llu against %llu",
@@ -402,10 +411,8 @@ static void test_dma(void)
     c.node.send_packet_cycles = 1000; /* unused by nic: dma */
     c.node.recv_packet_cycles = 1000;
     mpp_program prog[16] = {{0}};
-    mpp_op send = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_SYNC, .peer = 5, .bytes = 64 * 16};
-    mpp_op recv = {.code = MPP_OP_RECV, .peer = 0};
-    prog[0] = (mpp_program){&send, 1};
-    prog[5] = (mpp_program){&recv, 1};
+    mpp_op send, recv;
+    one_way(prog, &send, &recv);
     uint64_t one = makespan(&c, prog);
     CHECKF(one >= 64 * 24 && one < 64 * 24 + 200, "one-way: %llu cycles", (unsigned long long)one);
     /* the software cost of the send delays the request by as much */

@@ -134,6 +134,8 @@ mk bad_dma_packet
 expect_bad bad_dma_packet "node\.dma_packet_cycles" run exp.yaml node.dma_packet_cycles=2e9
 mk bad_dma_word
 expect_bad bad_dma_word "node\.dma_word_cycles.*integer" run exp.yaml node.dma_word_cycles=fast
+mk bad_dma_stream
+expect_bad bad_dma_stream "node\.dma_stream.*true or false" run exp.yaml node.dma_stream=maybe
 mk bad_nic
 expect_bad bad_nic "nic.*ideal, model, dma" run exp.yaml network.nic=coprocessor
 # the schedule workload's new keys
