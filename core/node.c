@@ -628,20 +628,33 @@ static uint32_t class_of(const mpp_nodes *ns, uint8_t kind)
     return (kind == PK_REPLY || kind == PK_REQ) && ns->MC > 1 ? 1 : 0;
 }
 
+/* The kind of message m's data packets. */
+static uint8_t data_kind(const msg *m)
+{
+    return m->paradigm == MPP_PARADIGM_AM       ? PK_AM
+           : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
+                                                : PK_DATA;
+}
+
+/* Flits of message m's next packet of `kind`: a DATA or PUT packet carries
+ * the next payload_bytes of the message (its last, what is left); the
+ * others are control-sized. */
+static uint32_t packet_flits(const mpp_nodes *ns, const msg *m, uint8_t kind)
+{
+    if (kind != PK_DATA && kind != PK_PUT)
+        return ns->ctrl_flits;
+    uint64_t off = (uint64_t)m->written * ns->payload_bytes;
+    uint64_t left = m->bytes > off ? m->bytes - off : 0;
+    return mpp_packet_flits(&ns->pk, left < ns->payload_bytes ? left : ns->payload_bytes);
+}
+
 /* Write one packet of kind for message mi into node n's send FIFO, ready
  * at network cycle `ready`. */
 static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, uint64_t ready,
                          uint16_t pace)
 {
     msg *m = &ns->msgs[mi];
-    uint32_t flits, dst = kind == PK_REPLY ? m->src : m->dst;
-    if (kind == PK_DATA || kind == PK_PUT) {
-        uint64_t off = (uint64_t)m->written * ns->payload_bytes;
-        uint64_t left = m->bytes > off ? m->bytes - off : 0;
-        flits = mpp_packet_flits(&ns->pk, left < ns->payload_bytes ? left : ns->payload_bytes);
-    } else {
-        flits = ns->ctrl_flits;
-    }
+    uint32_t flits = packet_flits(ns, m, kind), dst = kind == PK_REPLY ? m->src : m->dst;
     uint32_t cls = class_of(ns, kind);
     mpp_src_entry e = {.created = ready ? ready - 1 : 0,
                        .tag = ((uint64_t)kind << 32) | mi,
@@ -1227,9 +1240,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     if (can_write) {
         msg *m = &ns->msgs[mi];
         uint64_t cost = c->send_packet_cycles;
-        uint8_t kind = m->paradigm == MPP_PARADIGM_AM     ? PK_AM
-                       : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
-                                                            : PK_DATA;
+        uint8_t kind = data_kind(m);
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, mi);
         write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
@@ -1265,10 +1276,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
         mi = data_ready(ns, nd);
         if (mi == NONE || !fifo_room(ns, n, 0))
             return NEVER;
-        const msg *m = &ns->msgs[mi];
-        uint64_t off = (uint64_t)m->written * ns->payload_bytes;
-        uint64_t left = m->bytes > off ? m->bytes - off : 0;
-        flits = mpp_packet_flits(&ns->pk, left < ns->payload_bytes ? left : ns->payload_bytes);
+        flits = packet_flits(ns, &ns->msgs[mi], data_kind(&ns->msgs[mi]));
     }
     /* the co-processor sets the packet up (shared with the receive side),
      * then the DMA moves its words */
@@ -1290,11 +1298,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
         nd->ctrl_n--;
         return cost;
     }
-    msg *m = &ns->msgs[mi];
-    uint8_t kind = m->paradigm == MPP_PARADIGM_AM       ? PK_AM
-                   : m->paradigm == MPP_PARADIGM_AM_PUT ? PK_PUT
-                                                        : PK_DATA;
-    write_packet(ns, n, mi, kind, at, pace);
+    write_packet(ns, n, mi, data_kind(&ns->msgs[mi]), at, pace);
     return cost + data_written(ns, n, mi, start + cost);
 }
 
