@@ -42,11 +42,13 @@
  *     (interrupt_cycles), as `delivery` says; no handshake.
  *   am_put: a stream of PUT packets into an agreed receive port, no
  *     handshake; one handler runs when the byte count reaches zero.
- *   Every DATA packet a processor reads or writes whose message is not the
- *   one of the last DATA packet it handled costs switch_cycles more (the
- *   send and receive loops keep one message's state at hand): a receiver
- *   of several interleaved messages, or a SENDRECV alternating between its
- *   two, pays it on most packets; a one-way transfer does not.
+ *   Every DATA packet a processor reads whose message is not the one of
+ *   the last DATA packet it read, and every one it writes whose message is
+ *   not the one of the last it wrote, costs switch_cycles more (the receive
+ *   loop and the send loop each keep one message's state at hand): a
+ *   receiver of several interleaved messages pays it on most packets; a
+ *   one-way transfer and a SENDRECV (its send and its receive are each one
+ *   message) do not.
  *   The application (MPP_OP_APP's callbacks) may also start sync, async
  *   or am_put messages and post receives itself (mpp_node_send_msg,
  *   mpp_node_post_recv: same packets, same costs) and hears of their end
@@ -167,7 +169,7 @@ typedef struct node {
     uint32_t outstanding;
     bool alt;
     bool in_irq;           /* the last action read a packet in an interrupt handler */
-    uint32_t last_data;    /* message of the last DATA packet read or written, or NONE */
+    uint32_t last_data[2]; /* message of the last DATA packet written [0] and read [1], or NONE */
     bool app_done;         /* the application released MPP_OP_APP */
     /* statistics */
     uint64_t send_done, recv_done;
@@ -392,7 +394,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
         node *nd = &ns->nodes[n];
         nd->wake_at = NEVER;
         nd->nops = len[n];
-        nd->op_msg = nd->op_recv = nd->last_data = NONE;
+        nd->op_msg = nd->op_recv = nd->last_data[0] = nd->last_data[1] = NONE;
         if (len[n]) {
             nd->ops = malloc(len[n] * sizeof *nd->ops);
             if (!nd->ops)
@@ -685,14 +687,15 @@ static uint64_t dma_cost(const mpp_nodes *ns, uint32_t flits)
     return ns->cfg.dma_packet_cycles + dma_words_cost(ns, flits);
 }
 
-/* The processor handles a DATA packet of message mi (reading or writing
- * it): when the last DATA packet it handled belonged to another message,
- * CMMD's loop switches to this message's state (buffer pointer, count,
- * the receive it fills): switch_cycles. */
-static uint64_t switch_to(const mpp_nodes *ns, node *nd, uint32_t mi)
+/* The processor writes (dir 0) or reads (dir 1) a DATA packet of message
+ * mi: when the last DATA packet it handled in that direction belonged to
+ * another message, CMMD's send or receive loop switches to this message's
+ * state (buffer pointer, count, the receive it fills): switch_cycles. */
+static uint64_t switch_to(const mpp_nodes *ns, node *nd, int dir, uint32_t mi)
 {
-    uint64_t cost = nd->last_data != NONE && nd->last_data != mi ? ns->cfg.switch_cycles : 0;
-    nd->last_data = mi;
+    uint32_t *last = &nd->last_data[dir];
+    uint64_t cost = *last != NONE && *last != mi ? ns->cfg.switch_cycles : 0;
+    *last = mi;
     return cost;
 }
 
@@ -770,7 +773,7 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
             cost += (uint64_t)c->async_match_cycles * (i < nd->recvs.n ? i + 1 : i);
         }
         if (kind == PK_DATA && !ns->dma)
-            cost += switch_to(ns, nd, mi);
+            cost += switch_to(ns, nd, 1, mi);
         m->hops += p->hops;
         if (m->received == 0 && kind != PK_DATA && !m->unmatched)
             first_contact(ns, n, mi); /* finds the agreed receive port */
@@ -1242,7 +1245,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         uint64_t cost = c->send_packet_cycles;
         uint8_t kind = data_kind(m);
         if (kind == PK_DATA)
-            cost += switch_to(ns, nd, mi);
+            cost += switch_to(ns, nd, 0, mi);
         write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
         nd->send_busy += cost;
         return cost + data_written(ns, n, mi, start + cost);

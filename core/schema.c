@@ -79,8 +79,8 @@ static const mpp_param node_params[] = {
      "CPU cycles per posted receive the handler of an async data packet walks to find its "
      "message's receive (CMMD's list of posted asynchronous receives)"},
     {"switch_cycles", MPP_PT_U32, NODE(switch_cycles), "0", 0, 1e9, NULL,
-     "CPU cycles to switch the receive loop to another message: a data packet whose message "
-     "is not the one the last data packet read belonged to"},
+     "CPU cycles to switch the receive (send) loop to another message: a data packet read "
+     "(written) whose message is not the one of the last data packet read (written)"},
     {"dma_packet_cycles", MPP_PT_U32, NODE(dma_packet_cycles), "0", 0, 1e9, NULL,
      "nic: dma: CPU cycles of the message co-processor per packet it moves (either way)"},
     {"dma_word_cycles", MPP_PT_U32, NODE(dma_word_cycles), "0", 0, 1e9, NULL,
