@@ -38,6 +38,7 @@
  *      stderr, the bar only when stderr is a terminal. */
 #include "core/cli/runner.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +130,32 @@ void mpp_run_describe(const mpp_experiment *e, size_t i, char *buf, size_t len)
     mpp_sb_free(&sb);
 }
 
+/* Where the key an error message names ("workload.s = 500: ...", "key
+ * 'workload.algorithm': ...") was written in run i, or NULL: the first
+ * dotted key path in msg that the experiment has. */
+static const char *error_where(const mpp_experiment *e, size_t i, const char *msg, char *buf,
+                               size_t size)
+{
+    for (const char *c = msg; *c; c++) {
+        if (c > msg && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.'))
+            continue;
+        if (!islower((unsigned char)*c))
+            continue;
+        size_t len = strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789_.");
+        while (len && c[len - 1] == '.')
+            len--;
+        char key[128];
+        if (len >= sizeof key || !memchr(c, '.', len))
+            continue;
+        memcpy(key, c, len);
+        key[len] = '\0';
+        const char *w = mpp_experiment_where(e, i, key, buf, size);
+        if (w)
+            return w;
+    }
+    return NULL;
+}
+
 int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err)
 {
     size_t n = mpp_experiment_runs(e);
@@ -137,12 +164,16 @@ int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err)
         if (!s) {
             if (!err->code)
                 err->code = MPP_EINVAL;
+            char w[320];
+            const char *at = error_where(e, i, err->msg, w, sizeof w);
+            if (!at)
+                at = origin;
             if (n > 1) {
                 char d[256];
                 mpp_run_describe(e, i, d, sizeof d);
-                mpp_err_prefix(err, "%s: %s", origin, d);
+                mpp_err_prefix(err, "%s: %s", at, d);
             } else {
-                mpp_err_prefix(err, "%s", origin);
+                mpp_err_prefix(err, "%s", at);
             }
             return err->code;
         }

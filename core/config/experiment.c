@@ -138,6 +138,8 @@ struct mpp_experiment {
     size_t npoints;      /* product of the axis lengths */
     size_t nruns;        /* npoints x nseeds */
     mpp_sim_config *cfg; /* [nruns] */
+    mpp_cfgnode *root;   /* the resolved tree, kept for mpp_experiment_where */
+    const mpp_cfgnode **values; /* [naxes]: each axis's list of values in root */
 };
 
 /* ---------------------------------------------------------------- helpers */
@@ -602,7 +604,7 @@ static int apply_overrides(mpp_cfgnode *root, size_t n, const char *const *ov, m
     return 0;
 }
 
-/* Load from a parsed tree (owned; freed here). */
+/* Load from a parsed tree (owned: kept in the experiment, or freed on failure). */
 static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name, size_t noverrides,
                                  const char *const *overrides, mpp_err *err)
 {
@@ -647,8 +649,8 @@ static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name, si
     for (size_t p = 0; p < e->npoints; p++)
         if (resolve_point(e, root, values, p, err))
             goto fail;
-    free(values);
-    mpp_cfgtree_free(root);
+    e->root = root;
+    e->values = values;
     mpp_err_clear(err);
     return e;
 fail:
@@ -723,10 +725,40 @@ mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_
     return load_tree(root, "experiment", noverrides, overrides, err);
 }
 
+const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *keypath,
+                                 char *buf, size_t size)
+{
+    if (!e->root || i >= e->nruns)
+        return NULL;
+    size_t p = i / e->nseeds;
+    size_t klen = strlen(keypath);
+    for (size_t a = 0; a < e->naxes; a++) {
+        const char *key = e->axes[a].key;
+        const mpp_cfgnode *item = mpp_cfgtree_item(e->values[a], axis_index(e, p, a));
+        if (!strchr(key, '+')) {
+            if (!strcmp(key, keypath))
+                return where(item, buf, size);
+            continue;
+        }
+        size_t j = 0; /* a zipped axis: element j of the value */
+        for (const char *c = key; *c; j++) {
+            const char *plus = strchr(c, '+');
+            size_t len = plus ? (size_t)(plus - c) : strlen(c);
+            if (len == klen && !strncmp(c, keypath, len))
+                return where(mpp_cfgtree_item(item, j), buf, size);
+            c += len + (plus != NULL);
+        }
+    }
+    const mpp_cfgnode *n = mpp_cfgtree_lookup(e->root, keypath);
+    return n ? where(n, buf, size) : NULL;
+}
+
 void mpp_experiment_destroy(mpp_experiment *e)
 {
     if (!e)
         return;
+    free(e->values);
+    mpp_cfgtree_free(e->root);
     for (size_t a = 0; a < e->naxes; a++) {
         for (size_t i = 0; e->axes[a].text && i < e->axes[a].n; i++)
             free(e->axes[a].text[i]);

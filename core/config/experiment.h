@@ -75,6 +75,14 @@ void mpp_experiment_config_yaml(const mpp_experiment *e, size_t i, mpp_sb *out);
  * included): recorded in outputs so results can be matched to configs. */
 uint64_t mpp_experiment_hash(const mpp_experiment *e, size_t i);
 
+/* Where run i's value of keypath ("workload.s") was written: "FILE:LINE:COL"
+ * (the sweep's value for a swept key, the machine preset's line for a key
+ * the preset gave), the override's text for a command-line value, or NULL
+ * when no such key was written. For errors found after loading (a
+ * workload's setup), so that they point at the line to change. */
+const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *keypath,
+                                 char *buf, size_t size);
+
 void mpp_experiment_destroy(mpp_experiment *e);
 
 #endif

@@ -88,6 +88,22 @@ expect_bad override_unknown_key "command line.*nosuch" run exp.yaml network.nosu
 mk override_zero
 expect_bad override_zero "command line.*vcs" run exp.yaml network.vcs=0
 
+# An error found when a run is set up (after the file is read) points at
+# the line of the value: in the workload section, and in a sweep.
+cat >"$T/setup_error.yaml" <<'YAML'
+mppnet: 1
+name: bad
+machine: cm5
+workload:
+  type: schedule
+  gen: random-regular
+  d: 40
+YAML
+expect_bad setup_error "exp\.yaml:7:6: workload\.d = 40" run exp.yaml
+sed -e 's/^  d: 40/  d: 4/' "$T/setup_error.yaml" >"$T/setup_error_sweep.yaml"
+printf 'sweep:\n  workload.d: [4, 40]\n' >>"$T/setup_error_sweep.yaml"
+expect_bad setup_error_sweep "exp\.yaml:9:19: run 1 .*workload\.d = 40" run exp.yaml
+
 # Files that are not there or not YAML experiments.
 mkdir -p "$T/missing_file"
 expect_bad missing_file "nonexistent\.yaml" run nonexistent.yaml
