@@ -647,6 +647,7 @@ typedef struct run_ctx {
     table tab;
     store st;
     int write_error;        /* a record or result file could not be written */
+    double next_write;      /* host time before which the files are not rewritten */
 } run_ctx;
 
 /* Run run i of e and fill *out (done = true in every case); c says what to
@@ -690,15 +691,40 @@ static int write_files(run_ctx *c, bool durable, mpp_err *err)
                                 err);
 }
 
-/* A run has finished: its record, the files, a failure's report, the rows
- * now in order. */
+/* The result files are rewritten from every finished run, which costs in
+ * proportion to the runs finished so far: rewritten after every run, a
+ * sweep of thousands of short runs would spend most of its time there (and
+ * hold up the workers, whose results wait in their pipes). So after a
+ * rewrite that took w seconds the next waits at least max(WRITE_GAP_S,
+ * WRITE_SHARE x w): at most 1 / (1 + WRITE_SHARE) of the parent's time goes
+ * to rewriting. Every run's record is still written when it finishes; the
+ * files are rewritten at the end (or on a signal) and rebuilt from the
+ * records by --resume. */
+enum { WRITE_SHARE = 19 };
+#define WRITE_GAP_S 0.5
+
+/* Rewrite the files if it is time. */
+static int write_files_paced(run_ctx *c, mpp_err *err)
+{
+    double t0 = mpp_host_seconds();
+    if (t0 < c->next_write)
+        return 0;
+    int rc = write_files(c, false, err);
+    double t1 = mpp_host_seconds();
+    double gap = WRITE_SHARE * (t1 - t0);
+    c->next_write = t1 + (gap > WRITE_GAP_S ? gap : WRITE_GAP_S);
+    return rc;
+}
+
+/* A run has finished: its record, the files (paced), a failure's report,
+ * the rows now in order. */
 static void run_finished(run_ctx *c, size_t i)
 {
     c->prog.ndone++;
     const mpp_output_run *r = &c->runs[i];
     mpp_err err;
     if (!c->write_error && (store_put(&c->st, i, mpp_experiment_hash(c->e, i), r, &err) ||
-                            write_files(c, false, &err))) {
+                            write_files_paced(c, &err))) {
         progress_clear(&c->prog);
         fprintf(stderr, "mppnet: %s\n", err.msg);
         c->write_error = 1;
