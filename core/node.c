@@ -1564,16 +1564,29 @@ static const char *op_name(uint8_t code)
     return code < sizeof names / sizeof names[0] ? names[code] : "?";
 }
 
+/* Packets in node n's receive FIFOs. */
+static uint32_t rx_packets(const mpp_nodes *ns, uint32_t n)
+{
+    uint32_t inq = 0;
+    for (uint32_t k = 0; k < ns->MC; k++)
+        inq += ns->rx[(size_t)n * ns->MC + k].n;
+    return inq;
+}
+
+/* The processors that are not done, those holding packets in their
+ * receive FIFOs first (where a stuck network usually ends), each pass in
+ * node order, at most max_lines of them. */
 void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines)
 {
     uint32_t lines = 0, waiting = 0;
-    for (uint32_t n = 0; n < ns->N; n++) {
+    for (uint32_t n = 0; n < ns->N; n++)
+        waiting += ns->nodes[n].state != ST_DONE;
+    for (uint32_t k = 0; k < 2 * ns->N && lines < max_lines; k++) {
+        uint32_t n = k % ns->N; /* pass k / N: 0 with packets, 1 without */
         const node *nd = &ns->nodes[n];
-        if (nd->state == ST_DONE)
+        if (nd->state == ST_DONE || (rx_packets(ns, n) > 0) != (k < ns->N))
             continue;
-        waiting++;
-        if (lines++ >= max_lines)
-            continue;
+        lines++;
         mpp_sb_printf(sb, "  processor %u", n);
         if (nd->pc < nd->nops) {
             const mpp_op *op = &nd->ops[nd->pc];
@@ -1605,10 +1618,7 @@ void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines)
             mpp_sb_printf(sb, " at the end of its program with %u operations outstanding",
                           nd->outstanding);
         }
-        uint32_t inq = 0;
-        for (uint32_t k = 0; k < ns->MC; k++)
-            inq += ns->rx[(size_t)n * ns->MC + k].n;
-        mpp_sb_printf(sb, " (%u packets in its receive FIFOs)\n", inq);
+        mpp_sb_printf(sb, " (%u packets in its receive FIFOs)\n", rx_packets(ns, n));
     }
     if (waiting > max_lines)
         mpp_sb_printf(sb, "  ... and %u more processors\n", waiting - max_lines);

@@ -90,7 +90,8 @@ void mpp_nodes_msg_get(const mpp_nodes *ns, size_t i, mpp_message_record *out);
 size_t mpp_nodes_op_count(const mpp_nodes *ns);
 void mpp_nodes_op_get(const mpp_nodes *ns, size_t i, uint32_t *node, uint64_t *cycle, mpp_op *op);
 
-/* Append what every unfinished processor waits for (deadlock report). */
+/* Append what the unfinished processors wait for (deadlock report): at most
+ * max_lines, those with packets in their receive FIFOs first. */
 void mpp_nodes_report(const mpp_nodes *ns, mpp_sb *sb, uint32_t max_lines);
 
 #endif
