@@ -151,6 +151,23 @@ static const char *where(const mpp_cfgnode *n, char *buf, size_t size)
 
 static int fail_sb(mpp_err *err, int code, mpp_sb *sb) { return mpp_sb_to_err(sb, err, code); }
 
+/* Part j of a sweep key: "KEY1+KEY2" is a zipped axis whose parts are
+ * KEY1 and KEY2; a plain key is its own part 0. Copies it into part
+ * (truncated to size) and returns true, or false when there is no part j. */
+static bool zip_part(const char *key, size_t j, char *part, size_t size)
+{
+    const char *c = key;
+    for (; j > 0; j--) {
+        c = strchr(c, '+');
+        if (!c)
+            return false;
+        c++;
+    }
+    size_t len = strcspn(c, "+");
+    snprintf(part, size, "%.*s", (int)len, c);
+    return true;
+}
+
 static int expect_map(const mpp_cfgnode *n, const char *keypath, const char *what, mpp_err *err)
 {
     return mpp_cfgtree_expect_map(n, keypath, what, err);
@@ -368,10 +385,7 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
         for (const char *c = key; *c; c++)
             nzip += *c == '+';
         char part[256];
-        for (const char *c = key; *c;) {
-            const char *plus = strchr(c, '+');
-            size_t len = plus ? (size_t)(plus - c) : strlen(c);
-            snprintf(part, sizeof part, "%.*s", (int)len, c);
+        for (size_t j = 0; zip_part(key, j, part, sizeof part); j++)
             if ((strncmp(part, "network.", 8) != 0 || !part[8]) &&
                 (strncmp(part, "workload.", 9) != 0 || !part[9]) &&
                 (strncmp(part, "node.", 5) != 0 || !part[5]))
@@ -379,8 +393,6 @@ static int resolve_sweep(mpp_experiment *e, const mpp_cfgnode *root,
                                    "%s: key 'sweep.%s': only keys under network., node. and "
                                    "workload. can be swept (seeds go in 'seeds: [...]')",
                                    where(k, w, sizeof w), key);
-            c += len + (plus != NULL);
-        }
         if (nzip > 1)
             for (size_t i = 0; mpp_cfgtree_kind(v) == MPP_CFG_SEQ && i < mpp_cfgtree_len(v); i++) {
                 const mpp_cfgnode *item = mpp_cfgtree_item(v, i);
@@ -474,16 +486,11 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
             continue;
         }
         /* a zipped axis: set every key to its element of the value */
-        size_t j = 0;
-        for (const char *c = key; *c && !rc; j++) {
-            const char *plus = strchr(c, '+');
-            size_t len = plus ? (size_t)(plus - c) : strlen(c);
-            char part[256];
-            snprintf(part, sizeof part, "%.*s", (int)len, c);
+        char part[256];
+        for (size_t j = 0; !rc && zip_part(key, j, part, sizeof part); j++) {
             mpp_cfgnode *v = mpp_cfgtree_copy(mpp_cfgtree_item(item, j));
             rc = v ? mpp_cfgtree_set(t, part, 0, v, err)
                    : mpp_err_set(err, MPP_ENOMEM, "out of memory");
-            c += len + (plus != NULL);
         }
     }
     if (!rc)
@@ -731,23 +738,14 @@ const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *
     if (!e->root || i >= e->nruns)
         return NULL;
     size_t p = i / e->nseeds;
-    size_t klen = strlen(keypath);
     for (size_t a = 0; a < e->naxes; a++) {
         const char *key = e->axes[a].key;
         const mpp_cfgnode *item = mpp_cfgtree_item(e->values[a], axis_index(e, p, a));
-        if (!strchr(key, '+')) {
-            if (!strcmp(key, keypath))
-                return where(item, buf, size);
-            continue;
-        }
-        size_t j = 0; /* a zipped axis: element j of the value */
-        for (const char *c = key; *c; j++) {
-            const char *plus = strchr(c, '+');
-            size_t len = plus ? (size_t)(plus - c) : strlen(c);
-            if (len == klen && !strncmp(c, keypath, len))
-                return where(mpp_cfgtree_item(item, j), buf, size);
-            c += len + (plus != NULL);
-        }
+        bool zipped = strchr(key, '+') != NULL;
+        char part[256];
+        for (size_t j = 0; zip_part(key, j, part, sizeof part); j++)
+            if (!strcmp(part, keypath)) /* a zipped axis: element j of the value */
+                return where(zipped ? mpp_cfgtree_item(item, j) : item, buf, size);
     }
     const mpp_cfgnode *n = mpp_cfgtree_lookup(e->root, keypath);
     return n ? where(n, buf, size) : NULL;

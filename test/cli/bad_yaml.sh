@@ -103,6 +103,10 @@ expect_bad setup_error "exp\.yaml:7:6: workload\.d = 40" run exp.yaml
 sed -e 's/^  d: 40/  d: 4/' "$T/setup_error.yaml" >"$T/setup_error_sweep.yaml"
 printf 'sweep:\n  workload.d: [4, 40]\n' >>"$T/setup_error_sweep.yaml"
 expect_bad setup_error_sweep "exp\.yaml:9:19: run 1 .*workload\.d = 40" run exp.yaml
+sed -e 's/^  d: 40/  d: 4/' "$T/setup_error.yaml" >"$T/setup_error_zip.yaml"
+printf 'sweep:\n  network.cm5-fattree.nodes+workload.d: [[32, 4], [32, 40]]\n' \
+    >>"$T/setup_error_zip.yaml"
+expect_bad setup_error_zip "exp\.yaml:9:56: run 1 .*workload\.d = 40" run exp.yaml
 
 # Files that are not there or not YAML experiments.
 mkdir -p "$T/missing_file"
