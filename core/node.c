@@ -222,6 +222,7 @@ struct mpp_nodes {
     uint32_t barrier_epoch;
     uint64_t barrier_release;
     uint64_t interrupts;
+    uint64_t busy_until;   /* network cycle the latest-ending action ends */
     uint32_t unfinished;
     /* operation recorder (record_ops): every operation started */
     bool record;
@@ -1324,6 +1325,14 @@ static uint64_t rx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     return (s0 - start) + cost;
 }
 
+/* An action that ends at CPU time f: the watchdog waits for it. */
+static inline void busy(mpp_nodes *ns, uint64_t f)
+{
+    uint64_t end = net_floor(ns, f);
+    if (end > ns->busy_until)
+        ns->busy_until = end;
+}
+
 /* One of the three actors of a node (processor, send engine, receive
  * engine) acts as long as it can within cycle t from its free time *f.
  * Returns true when it acted; *next gets the network cycle of its next
@@ -1345,6 +1354,7 @@ static bool run_actor(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t cs, uint64
         if (cost == NEVER || ns->oom)
             return acted;
         *f = start + cost;
+        busy(ns, *f);
         acted = true;
     }
 }
@@ -1419,6 +1429,7 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
             }
             nd->state = ST_RUN;
             nd->f = start + cost;
+            busy(ns, nd->f);
             acted = true;
             if (ns->oom)
                 break;
@@ -1429,6 +1440,8 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
 }
 
 uint64_t mpp_nodes_next_wake(const mpp_nodes *ns) { return ns->heap_n ? ns->heap[0].at : NEVER; }
+
+uint64_t mpp_nodes_busy_until(const mpp_nodes *ns) { return ns->busy_until; }
 
 bool mpp_nodes_done(const mpp_nodes *ns) { return ns->unfinished == 0; }
 

@@ -70,6 +70,12 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t c);
 /* The next cycle at which a processor wants to act (UINT64_MAX: none). */
 uint64_t mpp_nodes_next_wake(const mpp_nodes *ns);
 
+/* The network cycle at which the longest action any processor (or, with
+ * nic: dma, any engine) has begun ends: a processor computing is progress
+ * still to come, so the watchdog counts from here when this is later than
+ * the last flit that moved (a long compute or back-off is not a deadlock). */
+uint64_t mpp_nodes_busy_until(const mpp_nodes *ns);
+
 /* True when every program has finished. */
 bool mpp_nodes_done(const mpp_nodes *ns);
 

@@ -19,7 +19,8 @@
  *                         a packet created in cycle t is injectable from t+1;
  *   4. processors       — every node processor due this cycle acts;
  *   5. generation       — open-loop sources draw Bernoulli(rate / flits);
- *   6. watchdog         — no flit moved for watchdog_cycles while work
+ *   6. watchdog         — no flit moved and no processor was busy for
+ *                         watchdog_cycles while work
  *                         remains: stop with a deadlock report;
  *   7. invariants       — debug builds: assert(mpp_sim_check) every
  *                         MPP_SIM_CHECK_EVERY cycles.
@@ -592,15 +593,20 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL, "cycle %llu: %s", (unsigned long long)n->cycle,
                            mpp_nodes_failure(s->nodes));
     bool work = s->queued || mpp_net_flits_in_flight(n) || (s->nodes && !mpp_nodes_done(s->nodes));
+    /* the watchdog counts from the last flit that moved or, when later, the
+     * end of the longest action a processor has begun (it is computing) */
+    uint64_t since = n->last_progress;
+    if (s->nodes && mpp_nodes_busy_until(s->nodes) > since)
+        since = mpp_nodes_busy_until(s->nodes);
     if (!work)
         n->last_progress = n->cycle;
-    else if (n->cycle - n->last_progress >= s->cfg.net.watchdog_cycles) {
+    else if (n->cycle > since && n->cycle - since >= s->cfg.net.watchdog_cycles) {
         mpp_sb_reset(&s->report);
         mpp_sb_printf(&s->report,
                       "deadlock: nothing has moved for %llu cycles (cycle %llu) while %llu flits "
                       "are in the network and %llu packets wait at their sources.\n"
                       "What holds flits:\n",
-                      (unsigned long long)(n->cycle - n->last_progress),
+                      (unsigned long long)(n->cycle - since),
                       (unsigned long long)n->cycle,
                       (unsigned long long)mpp_net_flits_in_flight(n),
                       (unsigned long long)s->queued);

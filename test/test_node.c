@@ -316,6 +316,33 @@ static void test_backpressure(void)
     CHECK(r.recv_fifo_peak == 2); /* the receive FIFO filled up */
 }
 
+/* A processor computing longer than watchdog_cycles while the network is
+ * backed up behind its full receive FIFO is busy, not deadlocked: the run
+ * ends normally (the drs_n back-off at n = 256 was once stopped as a
+ * deadlock this way). A real deadlock is still reported (test above). */
+static void test_busy_not_deadlock(void)
+{
+    mpp_sim_config c;
+    machine(&c);
+    c.node.recv_fifo_packets = 2;
+    c.node.send_fifo_packets = 2;
+    c.net.buffer_flits = 5;
+    c.net.watchdog_cycles = 3000;
+    mpp_program prog[16] = {{0}};
+    mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 15, .bytes = 16 * 40};
+    mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = 20000}, {.code = MPP_OP_IRECV, .peer = 0},
+                      {.code = MPP_OP_WAIT}};
+    prog[0] = (mpp_program){&put, 1};
+    prog[15] = (mpp_program){late, 3};
+    mpp_sim_result r;
+    mpp_sim *s = NULL;
+    int rc = run(&c, prog, NULL, &r, &s);
+    CHECKF(rc == 0, "rc %d: %s", rc, s ? mpp_sim_report(s) : "");
+    CHECKF(r.makespan > 20000, "makespan %llu", (unsigned long long)r.makespan);
+    CHECK(r.recv_fifo_peak == 2);
+    mpp_sim_destroy(s);
+}
+
 /* Every paradigm completes a messages workload whose pattern is not
  * one-to-one (some nodes receive from several senders). */
 static void test_paradigms_shapes(void)
@@ -543,6 +570,7 @@ int main(void)
     test_time_and_barrier();
     test_protocol_deadlock();
     test_backpressure();
+    test_busy_not_deadlock();
     test_switch();
     test_dma();
     test_dma_stream();
