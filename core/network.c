@@ -816,6 +816,48 @@ bool mpp_net_idle(const mpp_net *n)
     return true;
 }
 
+void mpp_net_routers_blocked(mpp_net *n, uint64_t k)
+{
+    for (uint32_t a = 0; a < n->nactive; a++) {
+        uint32_t r = n->active[a];
+        uint32_t np = n->topo->port_base[r + 1] - n->topo->port_base[r];
+        n->rrot[r] = (uint8_t)((n->rrot[r] + k % np) % np);
+    }
+}
+
+void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t nq, uint64_t k)
+{
+    if (n->lpkt[l] != MPP_NONE || k == 0)
+        return; /* a packet in progress waits for credits: nothing moves */
+    /* each call picks the first non-empty queue from lq on and sets lq past
+     * it: k calls walk k steps along the non-empty queues */
+    uint32_t ne = 0, at = 0;
+    for (uint32_t j = 0; j < nq; j++)
+        ne += qs[j].count != 0;
+    if (!ne)
+        return;
+    /* the rank (among the non-empty queues, in index order) of the first pick */
+    uint32_t first = n->lq[l] % nq;
+    while (!qs[first].count)
+        first = (first + 1) % nq;
+    for (uint32_t j = 0; j < first; j++)
+        at += qs[j].count != 0;
+    uint32_t rank = (uint32_t)((at + (k - 1) % ne) % ne);
+    for (uint32_t j = 0; j < nq; j++)
+        if (qs[j].count && rank-- == 0) {
+            n->lq[l] = (j + 1) % nq;
+            return;
+        }
+}
+
+bool mpp_net_settled(const mpp_net *n)
+{
+    for (uint32_t s = 0; s < n->W; s++)
+        if (n->cn[s] || n->fn[s])
+            return false;
+    return true;
+}
+
 uint64_t mpp_net_flits_in_flight(const mpp_net *n)
 {
     return n->flits_injected - n->flits_ejected;

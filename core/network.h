@@ -191,6 +191,20 @@ void mpp_net_routers(mpp_net *n);
  * in progress or a non-empty queue). */
 bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *q, uint32_t nq, mpp_rng *rng);
 
+/* What k cycles of mpp_net_routers do to routers whose flits are all
+ * blocked (nothing moves, no VC is allocated): each active router's
+ * rotating input order (the order in which its inputs are offered free
+ * output VCs) moves on once a cycle. For the clock's jump over a settled
+ * network (mpp_net_settled). */
+void mpp_net_routers_blocked(mpp_net *n, uint64_t k);
+
+/* What k calls of mpp_net_inject on node link l do when every one of them
+ * finds the link blocked (no free VC on it for the packet it picks, the
+ * queues unchanged and their packets old): the round-robin pointer over the
+ * queues moves on once a call. Used when the clock jumps over a settled
+ * network (mpp_net_settled), so that the jump gives what stepping gives. */
+void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *q, uint32_t nq, uint64_t k);
+
 /* nic: model — the processor read packet h from its receive FIFO: the
  * space it reserved is free again. */
 void mpp_net_fifo_release(mpp_net *n, uint32_t h);
@@ -201,6 +215,11 @@ void mpp_net_pkt_free(mpp_net *n, uint32_t h);
 /* True when no router buffers a flit and no flit or credit is on its way:
  * the clock may jump. */
 bool mpp_net_idle(const mpp_net *n);
+
+/* True when no flit or credit is on its way along a link (flits may sit
+ * blocked in buffers): with no flit moved for longer than any pacing gap,
+ * the network is then at a fixed point until a node acts. */
+bool mpp_net_settled(const mpp_net *n);
 
 /* Flits currently in buffers and on channels. */
 uint64_t mpp_net_flits_in_flight(const mpp_net *n);

@@ -163,6 +163,13 @@ const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s);
 bool mpp_sim_check(const mpp_sim *s);
 #define MPP_SIM_CHECK_EVERY 1024
 
+/* A run of node programs in which no flit has moved for this many cycles
+ * and nothing is on a link is at a fixed point until a processor acts, and
+ * mpp_sim_run jumps there: longer than any pacing gap (a paced packet's
+ * flits are at most 65535 / 256 cycles apart) and any link or credit
+ * latency still in transit (checked). */
+#define MPP_SIM_SETTLE_CYCLES 1024
+
 /* Totals for invariant tests. */
 typedef struct mpp_sim_counts {
     uint64_t flits_injected, flits_ejected, flits_in_network;
