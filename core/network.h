@@ -201,8 +201,10 @@ void mpp_net_routers_blocked(mpp_net *n, uint64_t k);
 /* What k calls of mpp_net_inject on node link l do when every one of them
  * finds the link blocked (no free VC on it for the packet it picks, the
  * queues unchanged and their packets old): the round-robin pointer over the
- * queues moves on once a call. Used when the clock jumps over a settled
- * network (mpp_net_settled), so that the jump gives what stepping gives. */
+ * queues moves on once a call (a link with no packet in progress is blocked
+ * only under cut-through, when the first buffer cannot take a whole
+ * packet). Used when the clock jumps over a settled network
+ * (mpp_net_settled), so that the jump gives what stepping gives. */
 void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *q, uint32_t nq, uint64_t k);
 
 /* nic: model — the processor read packet h from its receive FIFO: the

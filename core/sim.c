@@ -66,6 +66,7 @@ struct mpp_sim {
     mpp_packetizer pk;
     uint32_t N;
     uint32_t MC;           /* source queues per node (message classes used) */
+    uint64_t settle;       /* MPP_SIM_SETTLE_CYCLES, or UINT64_MAX: never jump */
     mpp_srcq *srcq;        /* [N x MC] */
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
@@ -352,6 +353,8 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
     return rc;
 }
 
+void mpp_sim_step_settled(mpp_sim *s) { s->settle = UINT64_MAX; }
+
 void mpp_sim_handlers(mpp_sim *s, mpp_am_handler handler, mpp_app_start start, void *ud)
 {
     s->handler = handler;
@@ -377,6 +380,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         return NULL;
     }
     s->cfg = *cfg;
+    s->settle = MPP_SIM_SETTLE_CYCLES;
     s->wl = cfg->workload.ops;
     s->MC = 1;
     if (s->wl && (s->wl->flags & MPP_WL_NODES)) {
@@ -768,7 +772,7 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
                     s->net.last_progress = next;
                 }
             } else if (s->nodes && !s->net.shuffle &&
-                       s->net.cycle - s->net.last_progress >= MPP_SIM_SETTLE_CYCLES &&
+                       s->net.cycle - s->net.last_progress >= s->settle &&
                        mpp_net_settled(&s->net)) {
                 /* flits blocked behind a processor that is computing (a
                  * full receive FIFO it does not read): nothing has moved

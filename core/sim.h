@@ -120,6 +120,11 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err);
  * programs, with their user data (which must outlive the simulation). */
 void mpp_sim_handlers(mpp_sim *s, mpp_am_handler handler, mpp_app_start start, void *ud);
 
+/* Testing: step every cycle of a settled network instead of jumping over
+ * it (MPP_SIM_SETTLE_CYCLES), so that a test can hold the jump to the
+ * stepped run. Before mpp_sim_run. */
+void mpp_sim_step_settled(mpp_sim *s);
+
 /* Call fn for every delivered packet (NULL: none). */
 void mpp_sim_on_packet(mpp_sim *s, mpp_packet_fn fn, void *ud);
 

@@ -293,24 +293,34 @@ static void test_protocol_deadlock(void)
     mpp_sim_destroy(s);
 }
 
-/* A receive FIFO that is not drained fills and backs up the network: the
- * sender's packets stay in the network and its send FIFO, and it finishes
- * only after the receiver starts reading. */
-static void test_backpressure(void)
+/* Node 0 puts 40 packets to node 15, which computes for `wait` cycles
+ * before it posts its receive, with FIFOs of 2 packets and 5-flit router
+ * buffers (watchdog: 0 keeps the default). Returns run()'s status. */
+static int backed_up(uint64_t wait, uint64_t watchdog, mpp_sim_result *r, mpp_sim **keep)
 {
     mpp_sim_config c;
     machine(&c);
     c.node.recv_fifo_packets = 2;
     c.node.send_fifo_packets = 2;
     c.net.buffer_flits = 5;
+    if (watchdog)
+        c.net.watchdog_cycles = watchdog;
     mpp_program prog[16] = {{0}};
     mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 15, .bytes = 16 * 40};
-    mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = 5000}, {.code = MPP_OP_IRECV, .peer = 0},
+    mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = wait}, {.code = MPP_OP_IRECV, .peer = 0},
                       {.code = MPP_OP_WAIT}};
     prog[0] = (mpp_program){&put, 1};
     prog[15] = (mpp_program){late, 3};
+    return run(&c, prog, NULL, r, keep);
+}
+
+/* A receive FIFO that is not drained fills and backs up the network: the
+ * sender's packets stay in the network and its send FIFO, and it finishes
+ * only after the receiver starts reading. */
+static void test_backpressure(void)
+{
     mpp_sim_result r;
-    CHECK(run(&c, prog, NULL, &r, NULL) == 0);
+    CHECK(backed_up(5000, 0, &r, NULL) == 0);
     /* 40 packets cannot all fit in the FIFOs and the network's buffers
      * between 0 and 15 (2 + 2 packets of FIFO, 1 packet per VC buffer) */
     CHECKF(r.send_done_max_ms * 1e4 > 5000, "sender finished at %.0f cycles", r.send_done_max_ms * 1e4);
@@ -323,21 +333,9 @@ static void test_backpressure(void)
  * deadlock this way). A real deadlock is still reported (test above). */
 static void test_busy_not_deadlock(void)
 {
-    mpp_sim_config c;
-    machine(&c);
-    c.node.recv_fifo_packets = 2;
-    c.node.send_fifo_packets = 2;
-    c.net.buffer_flits = 5;
-    c.net.watchdog_cycles = 3000;
-    mpp_program prog[16] = {{0}};
-    mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 15, .bytes = 16 * 40};
-    mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = 20000}, {.code = MPP_OP_IRECV, .peer = 0},
-                      {.code = MPP_OP_WAIT}};
-    prog[0] = (mpp_program){&put, 1};
-    prog[15] = (mpp_program){late, 3};
     mpp_sim_result r;
     mpp_sim *s = NULL;
-    int rc = run(&c, prog, NULL, &r, &s);
+    int rc = backed_up(20000, 3000, &r, &s);
     CHECKF(rc == 0, "rc %d: %s", rc, s ? mpp_sim_report(s) : "");
     CHECKF(r.makespan > 20000, "makespan %llu", (unsigned long long)r.makespan);
     CHECK(r.recv_fifo_peak == 2);
@@ -353,22 +351,10 @@ static void test_settled_jump(void)
 {
     uint64_t span[2];
     for (int k = 0; k < 2; k++) {
-        mpp_sim_config c;
-        machine(&c);
-        c.node.recv_fifo_packets = 2;
-        c.node.send_fifo_packets = 2;
-        c.net.buffer_flits = 5;
-        mpp_program prog[16] = {{0}};
-        mpp_op put = {.code = MPP_OP_SEND, .paradigm = MPP_PARADIGM_AM_PUT, .peer = 15,
-                      .bytes = 16 * 40};
         uint64_t wait = k ? (uint64_t)1 << 40 : 20000;
-        mpp_op late[3] = {{.code = MPP_OP_COMPUTE, .bytes = wait},
-                          {.code = MPP_OP_IRECV, .peer = 0}, {.code = MPP_OP_WAIT}};
-        prog[0] = (mpp_program){&put, 1};
-        prog[15] = (mpp_program){late, 3};
         mpp_sim_result r;
         double t0 = mpp_host_seconds();
-        CHECK(run(&c, prog, NULL, &r, NULL) == 0);
+        CHECK(backed_up(wait, 0, &r, NULL) == 0);
         CHECKF(mpp_host_seconds() - t0 < 5, "%.1f s", mpp_host_seconds() - t0);
         span[k] = r.makespan - wait; /* cpu_mhz = net_mhz: cycles match */
     }
