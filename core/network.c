@@ -805,11 +805,8 @@ void mpp_net_pkt_free(mpp_net *n, uint32_t h)
 
 bool mpp_net_idle(const mpp_net *n)
 {
-    if (n->nactive || mpp_net_flits_in_flight(n))
+    if (n->nactive || mpp_net_flits_in_flight(n) || !mpp_net_settled(n))
         return false;
-    for (uint32_t s = 0; s < n->W; s++)
-        if (n->cn[s] || n->fn[s])
-            return false;
     for (uint32_t l = 0; l < n->L; l++)
         if (n->lpkt[l] != MPP_NONE)
             return false;

@@ -579,6 +579,17 @@ static void generate(mpp_sim *s)
 }
 
 /* Returns 0, or MPP_EDEADLOCK / MPP_ENOMEM with err filled. */
+/* The cycle the watchdog counts from: the last flit that moved or, when
+ * later, the end of the longest action a processor has begun (a processor
+ * computing is progress to come). */
+static uint64_t watch_since(const mpp_sim *s)
+{
+    uint64_t since = s->net.last_progress;
+    if (s->nodes && mpp_nodes_busy_until(s->nodes) > since)
+        since = mpp_nodes_busy_until(s->nodes);
+    return since;
+}
+
 static int cycle_once(mpp_sim *s, mpp_err *err)
 {
     mpp_net *n = &s->net;
@@ -610,11 +621,7 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL, "cycle %llu: %s", (unsigned long long)n->cycle,
                            mpp_nodes_failure(s->nodes));
     bool work = s->queued || mpp_net_flits_in_flight(n) || (s->nodes && !mpp_nodes_done(s->nodes));
-    /* the watchdog counts from the last flit that moved or, when later, the
-     * end of the longest action a processor has begun (it is computing) */
-    uint64_t since = n->last_progress;
-    if (s->nodes && mpp_nodes_busy_until(s->nodes) > since)
-        since = mpp_nodes_busy_until(s->nodes);
+    uint64_t since = watch_since(s);
     if (!work)
         n->last_progress = n->cycle;
     else if (n->cycle > since && n->cycle - since >= s->cfg.net.watchdog_cycles) {
@@ -780,9 +787,7 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
                  * so every cycle until a processor acts is the same: jump
                  * to it, or to where the watchdog would stop the run */
                 uint64_t next = mpp_nodes_next_wake(s->nodes);
-                uint64_t since = s->net.last_progress;
-                if (mpp_nodes_busy_until(s->nodes) > since)
-                    since = mpp_nodes_busy_until(s->nodes);
+                uint64_t since = watch_since(s);
                 uint64_t wd = s->cfg.net.watchdog_cycles;
                 uint64_t stop = since > UINT64_MAX - wd ? UINT64_MAX : since + wd;
                 uint64_t to = next < stop ? next : stop;
