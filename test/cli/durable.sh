@@ -28,12 +28,18 @@ same_as_ref() {
     cmp -s a.json b.json || fail "$1: results.json differs from the reference (timing aside)"
 }
 
-# stopped NAME SIGNAL: a sweep stopped by SIGNAL after about a second
+# stopped NAME SIGNAL: a sweep stopped by SIGNAL as soon as its first run is
+# recorded (not after a fixed time: under load or the sanitizers a second
+# may hold no finished run, on a fast machine nearly all of them)
 stopped() {
-    local name=$1 sig=$2 rc=0
+    local name=$1 sig=$2 rc=0 i=0
     "$MPPNET" run exp.yaml -o "$name" -j 2 --quiet >"$name.out" 2>"$name.err" &
     local pid=$!
-    sleep 1
+    while [ $i -lt $((1200 * ${MPPNET_TIME_SCALE:-1})) ] && kill -0 "$pid" 2>/dev/null; do
+        [ -f "$name/results.csv" ] && [ "$(wc -l <"$name/results.csv")" -ge 2 ] && break
+        sleep 0.05
+        i=$((i + 1))
+    done
     kill -"$sig" "$pid" 2>/dev/null
     wait "$pid" || rc=$?
     echo "$rc"
