@@ -74,12 +74,15 @@ expect_status head_resume 0 "$T" run --resume head --quiet || finish
 same_as_ref head
 pass "stdout closed by head -1: every run written"
 
-# 4. A changed experiment is refused on resume, naming the runs.
+# 4. A changed experiment is refused on resume, naming the runs. The change
+#    (the measured window) touches every run, whichever finished first.
 rc=$(stopped changed TERM)
-sed -e 's/rate: \[0.1, 0.2/rate: [0.15, 0.2/' exp.yaml >exp2.yaml
+sed -e 's/measure: 30000/measure: 30001/' exp.yaml >exp2.yaml
 expect_status changed_resume 2 "$T" run --resume changed exp2.yaml --quiet
 grep -q "differs from the one" changed_resume.err || fail "changed experiment: no refusal"
-grep -Eq "runs? \(0" changed_resume.err || fail "changed experiment: runs not named"
+first=$(tail -n +2 changed/results.csv | cut -d, -f1 | sort -n | head -1)
+grep -Eq "runs? \($first[,)]" changed_resume.err ||
+    fail "changed experiment: runs not named (the first finished is run $first)"
 pass "a changed experiment is refused on resume"
 
 # 5. Two runs into one folder: the second refuses, the first is whole.
