@@ -687,6 +687,31 @@ void mpp_net_routers(mpp_net *n)
 
 /* --- node injection -------------------------------------------------------- */
 
+/* The pool is sized (mpp_net_init) for every packet in the network; with
+ * nic: ideal a node program may leave delivered packets unread in its
+ * receive rings beyond that, so the pool doubles when it runs out (rare,
+ * amortised: never per flit). False when out of memory or at the 30-bit
+ * handle limit (n->oom). */
+static bool grow_pool(mpp_net *n)
+{
+    uint64_t cap = (uint64_t)n->pool_cap * 2;
+    if (cap > (1u << 30))
+        cap = 1u << 30;
+    mpp_packet *np = cap > n->pool_cap ? realloc(n->pkt, cap * sizeof *np) : NULL;
+    if (!np) {
+        n->oom = true;
+        return false;
+    }
+    memset(np + n->pool_cap, 0, (cap - n->pool_cap) * sizeof *np);
+    for (uint64_t i = n->pool_cap; i + 1 < cap; i++)
+        np[i].next_free = (uint32_t)i + 1;
+    np[cap - 1].next_free = MPP_NONE;
+    n->free_head = n->pool_cap;
+    n->pkt = np;
+    n->pool_cap = (uint32_t)cap;
+    return true;
+}
+
 bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *rng)
 {
     uint32_t out = n->P + l, V = n->V;
@@ -722,8 +747,9 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         }
         if (v == MPP_NONE)
             return true;
+        if (n->free_head == MPP_NONE && !grow_pool(n))
+            return true; /* out of memory: n->oom stops the run */
         uint32_t h = n->free_head;
-        /* the pool is sized so this cannot fail (see mpp_net_init) */
         n->free_head = n->pkt[h].next_free;
         n->pool_used++;
         mpp_packet *p = &n->pkt[h];

@@ -141,6 +141,7 @@ typedef struct mpp_net {
     /* packet pool */
     mpp_packet *pkt;
     uint32_t pool_cap, free_head, pool_used;
+    bool oom;                     /* the pool could not grow (the run must stop) */
 
     /* timing wheels */
     uint32_t W;                   /* power of two > max latency */

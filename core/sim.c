@@ -598,6 +598,8 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
     mpp_net_routers(n);
     if (s->nnact)
         inject_all(s);
+    if (n->oom)
+        s->oom = true;
     if (s->nodes) {
         mpp_nodes_step(s->nodes, n->cycle);
         if (mpp_nodes_oom(s->nodes))
@@ -615,7 +617,9 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
                            "(nic: ideal); lower the rate, shorten the run or use nic: model",
                            (unsigned long long)n->cycle, MPP_SIM_MAX_QUEUED);
     if (s->oom)
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory growing a source queue at cycle %llu",
+        return mpp_err_set(err, MPP_ENOMEM,
+                           "out of memory growing a source queue or the packet pool at cycle "
+                           "%llu",
                            (unsigned long long)n->cycle);
     if (s->nodes && mpp_nodes_failure(s->nodes))
         return mpp_err_set(err, MPP_EINVAL, "cycle %llu: %s", (unsigned long long)n->cycle,
