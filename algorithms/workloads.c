@@ -13,6 +13,7 @@ extern const mpp_workload_ops mpp_workload_msgtrace;
 extern const mpp_workload_ops mpp_workload_optrace;
 extern const mpp_workload_ops mpp_workload_pingpong;
 extern const mpp_workload_ops mpp_workload_broadcast;
+extern const mpp_workload_ops mpp_workload_collective;
 
 static const mpp_workload_ops *const all[] = {
     &mpp_workload_synthetic,
@@ -23,6 +24,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_optrace,
     &mpp_workload_pingpong,
     &mpp_workload_broadcast,
+    &mpp_workload_collective,
     NULL,
 };
 

@@ -1,0 +1,306 @@
+/* algorithms/coll.h — collective communication (mpp_coll_*): the plug-in
+ * family of collectives (Johnsson 1995; Johnsson and Ho 1989; docs/
+ * collectives.md), the plan every collective writes into, and the
+ * spanning-tree helpers they share.
+ *
+ * A collective runs on GROUPS of processors: the whole machine, or every
+ * row or every column of an R x C processor array mapped row-major onto the
+ * node ids (the LU pivot pattern: concurrent broadcasts). A group of g
+ * processors has member indices 0 .. g-1 (its "cube addresses" when g is a
+ * power of two) mapped to node ids; the root of a rooted collective is a
+ * member index.
+ *
+ * Data. What the collective moves is cut into ITEMS, each of a size in
+ * bytes and with an origin member (a piece of the broadcast message, the
+ * block node i sends node j, ...). A plan counts the messages and bytes,
+ * builds the node programs and, when asked, keeps every member's holdings
+ * (a bitset over the items of its group) so that tests can check that every
+ * node ends with exactly the data it must have.
+ *
+ * Steps. As in the s-to-p broadcasts (algorithms/bcast.h), a plan is a
+ * sequence of STEPS; in a step each processor posts its receives (IRECV),
+ * makes its sends (SEND with the sync paradigm, else ISEND), and waits
+ * (WAIT). There is no barrier: a processor goes on as soon as its own
+ * transfers of the step are done, so a tree pipelines by itself (a node
+ * receives piece k + 1 in the step in which it forwards piece k). A message
+ * may carry only items its sender held at the START of the step; holdings
+ * are applied at the end. Every step has its own tag.
+ *
+ * Trees (mpp_coll_flow). A tree collective gives, for every item, the
+ * edges it crosses (parent -> child down a broadcast tree, child -> parent
+ * up a gather tree, ...); the flow scheduler then sends on every edge, in
+ * every step, the items its sender already holds, in item order, up to
+ * `chunk` bytes per message (chunk 0: everything available, i.e. store and
+ * forward of whole messages). The edges of a node are served in the order
+ * they were added.
+ *
+ *   plan_init --> [step_begin --> send ... --> step_end]* ---> programs
+ *            \--> flow_add ... --> flow_run (writes the steps) --/
+ */
+#ifndef MPP_ALGORITHMS_COLL_H
+#define MPP_ALGORITHMS_COLL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/err.h"
+#include "core/base/param.h"
+#include "core/program.h"
+
+/* Tags: the step number (the top bit is free for the application). */
+#define MPP_COLL_TAG_MAX 0x3fffffffu
+
+/* The most items a plan keeps holdings for (members x items of a group, per
+ * group) and the most messages a plan may send: larger requests are refused
+ * (MPP_EINVAL) before anything large is allocated. */
+#define MPP_COLL_MAX_TRACK (UINT64_C(1) << 26)
+#define MPP_COLL_MAX_MSGS (UINT64_C(1) << 24)
+#define MPP_COLL_MAX_ENTRIES (UINT64_C(1) << 26)
+
+enum {
+    MPP_COLL_PROGRAMS = 1u << 0, /* build node programs */
+    MPP_COLL_TRACK = 1u << 1     /* keep holdings (refused above MPP_COLL_MAX_TRACK) */
+};
+
+/* One group: g members, member m is node node[m]. */
+typedef struct mpp_coll_group {
+    uint32_t g;
+    const uint32_t *node;
+} mpp_coll_group;
+
+/* A plan over one group at a time (the groups of a run are planned one
+ * after the other into the same programs, their steps numbered apart so
+ * that concurrent groups never match each other's messages; a node belongs
+ * to one group). Open so that plug-ins and tests read it; only the
+ * functions below write it. */
+typedef struct mpp_coll_plan {
+    /* configuration */
+    uint32_t N;              /* nodes of the machine */
+    int paradigm;            /* mpp_paradigm of the sends */
+    unsigned flags;
+    uint64_t chunk;          /* bytes per message of a tree (0: whole) */
+    /* the group being planned */
+    mpp_coll_group grp;
+    uint32_t nitems;
+    uint64_t *item_bytes;    /* [nitems] */
+    uint64_t *held;          /* [g x words] (TRACK) */
+    uint64_t *inc;           /* [g x words] received in the open step (TRACK) */
+    uint8_t *recvd;          /* [g x nitems] times received, saturating (TRACK) */
+    uint32_t words;
+    /* steps */
+    bool in_step;
+    uint32_t step;           /* the open step's number within the group */
+    uint32_t tag_base;       /* first tag of this group */
+    uint32_t max_tag;        /* largest tag used so far + 1 (over all groups) */
+    uint32_t *sends, *recvs; /* [g] per member in the open step */
+    uint32_t *touched, ntouched;
+    uint8_t *touched_mark;   /* [g] */
+    struct mpp_coll_msg *cur;
+    uint32_t ncur, cur_cap;
+    uint32_t *cur_items;     /* items of the open step's messages */
+    uint64_t ncur_items, cur_items_cap;
+    /* results */
+    uint64_t nmsgs, nbytes;  /* over all groups */
+    uint32_t steps_used;     /* most steps that sent something, over the groups */
+    uint64_t *node_bytes_sent, *node_bytes_recv; /* [N] */
+    mpp_progbuild pb;        /* PROGRAMS */
+} mpp_coll_plan;
+
+/* One message of a step: items cur_items[first .. first + n). */
+typedef struct mpp_coll_msg {
+    uint32_t from, to;       /* members */
+    uint64_t first, n;
+    uint64_t bytes;
+} mpp_coll_msg;
+
+/* Start a plan on N nodes. Fails with MPP_ENOMEM; pl then holds nothing. */
+int mpp_coll_plan_init(mpp_coll_plan *pl, uint32_t N, int paradigm, uint64_t chunk,
+                       unsigned flags, mpp_err *err);
+void mpp_coll_plan_free(mpp_coll_plan *pl);
+
+/* Begin a group: its members and its items (bytes[i], origin[i]: the member
+ * that holds item i at the start; origin UINT32_MAX: every member).
+ * Fails with MPP_EINVAL (tracking too large) or MPP_ENOMEM. The previous
+ * group must be ended. */
+int mpp_coll_group_begin(mpp_coll_plan *pl, const mpp_coll_group *grp, uint32_t nitems,
+                         const uint64_t *bytes, const uint32_t *origin, mpp_err *err);
+/* End the group (frees its holdings). */
+void mpp_coll_group_end(mpp_coll_plan *pl);
+
+void mpp_coll_step_begin(mpp_coll_plan *pl);
+/* In a step: member a sends member b the items it[0 .. n-1] (n >= 1, a !=
+ * b) as one message. With TRACK, a must hold each item at the start of
+ * the step (else MPP_EINVAL naming it: a plug-in bug). Fails also with
+ * MPP_EINVAL above MPP_COLL_MAX_MSGS, or MPP_ENOMEM. */
+int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
+                  mpp_err *err);
+/* End the step: programs, holdings. A step that sent nothing is dropped. */
+int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err);
+
+/* With TRACK: does member m hold item i? How many times was it received? */
+bool mpp_coll_holds(const mpp_coll_plan *pl, uint32_t m, uint32_t i);
+uint32_t mpp_coll_received(const mpp_coll_plan *pl, uint32_t m, uint32_t i);
+
+typedef struct mpp_coll_args mpp_coll_args;
+
+/* ------------------------------------------------------------------------
+ * Tree flows. */
+
+typedef struct mpp_coll_flow mpp_coll_flow;
+
+/* A flow over the open group: edges (member -> member) each with an ordered
+ * list of items; an entry may name the entry by which its item reaches the
+ * edge's sender (prev), or none when the sender is the item's origin. */
+mpp_coll_flow *mpp_coll_flow_new(uint32_t g, mpp_err *err);
+void mpp_coll_flow_free(mpp_coll_flow *f);
+/* The edge a -> b, created on first use (a node's edges are served in
+ * creation order). Returns its index or UINT32_MAX on ENOMEM/overflow. */
+uint32_t mpp_coll_flow_edge(mpp_coll_flow *f, uint32_t a, uint32_t b);
+/* Append item `item` to edge e; prev is the entry (returned by an earlier
+ * call) by which the item reaches e's sender, or UINT32_MAX. Returns the
+ * new entry's id or UINT32_MAX (ENOMEM, or above MPP_COLL_MAX_ENTRIES). */
+uint32_t mpp_coll_flow_item(mpp_coll_flow *f, uint32_t e, uint32_t item, uint32_t prev);
+/* Schedule the flow into pl's steps (see "Trees" above). Fails as
+ * mpp_coll_send, or with MPP_ENOMEM. */
+int mpp_coll_flow_run(mpp_coll_flow *f, mpp_coll_plan *pl, mpp_err *err);
+
+/* Tree helpers over the open group (g members): parent[m] (UINT32_MAX for
+ * the root) and order[] (the members in breadth-first order, each node's
+ * children in service order).
+ * tree_edges: create the tree's edges (parent -> child, or child -> parent
+ *   when up) in `order`, so each node serves its children in order;
+ *   edge_in[m] is the edge of member m's tree link. 0 or MPP_ENOMEM.
+ * tree_bcast: item travels from the root down every edge (scratch [g]).
+ * tree_path: item travels between member and the root only: down the path
+ *   root -> member, or up member -> root (scratch [g]). */
+int mpp_coll_tree_edges(mpp_coll_flow *f, const uint32_t *parent, const uint32_t *order,
+                        uint32_t g, uint32_t *edge_in, bool up);
+int mpp_coll_tree_bcast(mpp_coll_flow *f, const uint32_t *parent, const uint32_t *order,
+                        uint32_t g, const uint32_t *edge_in, uint32_t item, uint32_t *scratch);
+int mpp_coll_tree_path(mpp_coll_flow *f, const uint32_t *parent, const uint32_t *edge_in,
+                       uint32_t member, uint32_t item, bool up, uint32_t *scratch);
+
+/* ------------------------------------------------------------------------
+ * Spanning binomial trees on a group of g = 2^n members (member = n-bit
+ * address). The SBT rooted at s: member s ^ a's parent is s ^ (a with its
+ * highest set bit cleared); the children of s ^ a are s ^ (a | 2^j) for the
+ * dimensions j above a's highest set bit, served in INCREASING j (the
+ * largest subtree first; docs/collectives.md says why this departs from the
+ * issue's wording). The rotated SBT of MSBT tree j (0 <= j < n) is the SBT
+ * rooted at s ^ 2^j on addresses rotated left by n - 1 - j, so that the
+ * source s is one of its leaves; with the edge s -> s ^ 2^j it spans the
+ * group, and the n trees' directed edges are pairwise disjoint. */
+
+/* log2 of a power of two g (g >= 1). */
+uint32_t mpp_coll_log2(uint32_t g);
+/* Parent of member m in the SBT rooted at s (UINT32_MAX for the root). */
+uint32_t mpp_coll_sbt_parent(uint32_t n, uint32_t s, uint32_t m);
+/* Children of m in the SBT rooted at s, in service order; returns their
+ * count (at most n). */
+uint32_t mpp_coll_sbt_children(uint32_t n, uint32_t s, uint32_t m, uint32_t *out);
+/* Parent of member m in MSBT tree j of source s (the source's own parent is
+ * UINT32_MAX; s ^ 2^j's parent is s). */
+uint32_t mpp_coll_msbt_parent(uint32_t n, uint32_t s, uint32_t j, uint32_t m);
+/* Children of m in MSBT tree j of source s, in service order. */
+uint32_t mpp_coll_msbt_children(uint32_t n, uint32_t s, uint32_t j, uint32_t m, uint32_t *out);
+
+/* The SBT rooted at s, and MSBT tree j of source s, as parent[] and a
+ * breadth-first order[] over 2^n members. */
+void mpp_coll_tree_sbt(uint32_t n, uint32_t s, uint32_t *parent, uint32_t *order);
+void mpp_coll_tree_msbt(uint32_t n, uint32_t s, uint32_t j, uint32_t *parent, uint32_t *order);
+
+/* ------------------------------------------------------------------------
+ * The analytic model: the times of a message on the machine, from its
+ * parameters (docs/collectives.md, "The message model"). Cycles are
+ * network cycles. */
+typedef struct mpp_coll_model {
+    uint32_t n;              /* log2 of the group size (power-of-two groups), else
+                                ceil(log2 g) */
+    uint32_t g;              /* group size */
+    bool all_port;
+    double alpha;            /* the network's start-up: injection and ejection channels */
+    double hop;              /* per hop: router_delay + link_latency */
+    double byte;             /* link cycles per byte of payload */
+    double pkt_link;         /* link cycles per packet beyond its payload (header) */
+    double w, r;             /* processor: writing / reading one packet, network cycles */
+    double post;             /* processor: posting a receive, network cycles */
+    double done;             /* processor: a message's completion handler, network cycles */
+    uint32_t payload;        /* payload bytes per packet */
+    uint32_t links;          /* links a node sends on at once with all-port nodes */
+    double hops_mean;        /* mean distance between two members of the group */
+} mpp_coll_model;
+
+/* Network cycles of one message of B bytes over h hops, its processors
+ * writing ks and reading kr packets for each of its packets (other
+ * messages they handle at the same time). */
+double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
+                         uint32_t kr);
+/* Pieces of `bytes` cut at `chunk` (0: one), and the size of piece k. */
+uint32_t mpp_coll_pieces(uint64_t bytes, uint64_t chunk);
+uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k);
+
+/* Scatter and gather (one-to-all and all-to-one personalized): block d is
+ * member d's (M bytes), one part on the SBT with one-port nodes, n parts on
+ * the n rotated trees of MSBT with all-port nodes, each cut into pieces of
+ * chunk bytes; up = gather (blocks travel to the root). */
+uint64_t mpp_coll_pers_nitems(const mpp_coll_args *a, uint32_t g);
+void mpp_coll_pers_items(const mpp_coll_args *a, uint32_t g, bool up, uint64_t *bytes,
+                         uint32_t *origin);
+uint32_t mpp_coll_pers_member(const mpp_coll_args *a, uint32_t g, uint32_t i);
+int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_err *err);
+double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up);
+double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a);
+
+/* ------------------------------------------------------------------------
+ * The family. */
+
+typedef struct mpp_coll_ops mpp_coll_ops;
+
+/* What a collective needs to know of its run. */
+struct mpp_coll_args {
+    uint32_t root;       /* member index of the root (rooted collectives) */
+    uint64_t M;          /* bytes per message */
+    uint64_t chunk;      /* pipelining piece (0: whole messages) */
+    bool all_port;       /* the node port model */
+    int alg;             /* alltoall: MPP_COLL_ALG_* */
+};
+
+enum { MPP_COLL_ALG_XOR = 0, MPP_COLL_ALG_STANDARD = 1, MPP_COLL_ALG_DIRECT = 2 };
+
+/* Kinds of group a collective runs on. */
+enum {
+    MPP_COLL_ANY = 0,    /* any group size (linear-array views) */
+    MPP_COLL_CUBE = 1    /* power-of-two groups (cube addresses) */
+};
+
+/* A collective plug-in (STYLE rule 5): no hook may be NULL. */
+struct mpp_coll_ops {
+    const char *name;
+    const char *help;
+    mpp_schema schema;   /* its own keys (workload.<name>: {...}); may have no rows */
+    int groups;          /* MPP_COLL_ANY or MPP_COLL_CUBE */
+    bool rooted;
+    /* Items of the open group: count, and for each its bytes and origin. */
+    uint64_t (*nitems)(const mpp_coll_args *a, uint32_t g);
+    void (*items)(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin);
+    /* Must member m hold item i at the end? */
+    bool (*wants)(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i);
+    /* Write the group's steps. */
+    int (*build)(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err);
+    /* Its analytic time and the lower bound (network cycles). */
+    double (*analytic)(const mpp_coll_model *m, const mpp_coll_args *a);
+    double (*bound)(const mpp_coll_model *m, const mpp_coll_args *a);
+};
+
+/* The registry (algorithms/coll_registry.c). */
+const mpp_coll_ops *mpp_coll_find(const char *name);
+const mpp_coll_ops *const *mpp_coll_all(void);
+extern const mpp_family mpp_coll_family;
+
+/* Plan the collective ops on every group of grp[0 .. ngroups-1] (items,
+ * build, and with TRACK the end check: every member holds every item it
+ * wants, each received at most once, and none it had). 0 or an error. */
+int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_coll_args *a,
+                         const mpp_coll_group *grp, uint32_t ngroups, mpp_err *err);
+
+#endif

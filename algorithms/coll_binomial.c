@@ -1,0 +1,90 @@
+/* algorithms/coll_binomial.c — one-to-all broadcast down the spanning
+ * binomial tree rooted at the root (coll.h): the message is cut into
+ * pieces of `chunk` bytes (chunk 0: one piece, store and forward) that
+ * every node forwards to its children, largest subtree first, as soon as
+ * it has them. docs/collectives.md gives the schedule, formula and bound. */
+#include <stdlib.h>
+
+#include "algorithms/coll.h"
+
+static uint64_t bn_nitems(const mpp_coll_args *a, uint32_t g)
+{
+    (void)g;
+    return mpp_coll_pieces(a->M, a->chunk);
+}
+
+static void bn_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
+{
+    (void)g;
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
+    for (uint32_t k = 0; k < C; k++) {
+        bytes[k] = mpp_coll_piece_bytes(a->M, a->chunk, k);
+        origin[k] = a->root;
+    }
+}
+
+static bool bn_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
+{
+    (void)a, (void)g, (void)m, (void)i;
+    return true;
+}
+
+static int bn_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
+{
+    uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
+    if (g < 2)
+        return 0;
+    uint32_t *parent = malloc(4 * (size_t)g * sizeof *parent);
+    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
+    if (!parent || !f) {
+        free(parent);
+        mpp_coll_flow_free(f);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    uint32_t *order = parent + g, *edge = order + g, *scratch = edge + g;
+    mpp_coll_tree_sbt(n, a->root, parent, order);
+    int rc = mpp_coll_tree_edges(f, parent, order, g, edge, false);
+    for (uint32_t k = 0; k < pl->nitems && !rc; k++)
+        rc = mpp_coll_tree_bcast(f, parent, order, g, edge, k, scratch);
+    if (rc)
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    else
+        rc = mpp_coll_flow_run(f, pl, err);
+    mpp_coll_flow_free(f);
+    free(parent);
+    return rc;
+}
+
+/* one-port: the root sends each of the C pieces to its n children in turn
+ * (C n messages of a piece, each over one hop); all-port: it sends a piece
+ * to all n at once and the last piece needs n - 1 more tree levels. */
+static double bn_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk), n = m->n;
+    uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
+    if (!n)
+        return 0;
+    if (!m->all_port)
+        return (double)C * n * mpp_coll_msg_time(m, q, 1, 1, 0);
+    return (double)(C + n - 1) * mpp_coll_msg_time(m, q, 1, n, 1);
+}
+
+static double bn_bound(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    if (!m->n)
+        return 0;
+    return (double)a->M * m->byte / (m->all_port ? m->links : 1);
+}
+
+const mpp_coll_ops mpp_coll_binomial = {
+    .name = "binomial",
+    .help = "one-to-all broadcast down the spanning binomial tree (pipelined in chunks)",
+    .groups = MPP_COLL_CUBE,
+    .rooted = true,
+    .nitems = bn_nitems,
+    .items = bn_items,
+    .wants = bn_wants,
+    .build = bn_build,
+    .analytic = bn_analytic,
+    .bound = bn_bound,
+};

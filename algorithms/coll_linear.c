@@ -1,0 +1,131 @@
+/* algorithms/coll_linear.c — one-to-all broadcast on any machine seen as a
+ * linear array: the halving broadcast of algorithms/halving.h, rooted. The
+ * members are listed from the root on (position p is member (root + p) mod
+ * g); the holder of a range of q positions gives the message to position
+ * ceil(q/2) of it, then both halves recurse (ceil(log2 g) levels). The
+ * message is cut into pieces of `chunk` bytes that flow down this tree like
+ * the binomial broadcast's. */
+#include <stdlib.h>
+
+#include "algorithms/coll.h"
+
+#define NONE UINT32_MAX
+
+static uint64_t li_nitems(const mpp_coll_args *a, uint32_t g)
+{
+    (void)g;
+    return mpp_coll_pieces(a->M, a->chunk);
+}
+
+static void li_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
+{
+    (void)g;
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
+    for (uint32_t k = 0; k < C; k++) {
+        bytes[k] = mpp_coll_piece_bytes(a->M, a->chunk, k);
+        origin[k] = a->root;
+    }
+}
+
+static bool li_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
+{
+    (void)a, (void)g, (void)m, (void)i;
+    return true;
+}
+
+/* The halving tree over positions: parent[] and a level order (members). */
+static void halving_tree(uint32_t g, uint32_t root, uint32_t *parent, uint32_t *order,
+                         uint32_t *lo, uint32_t *len)
+{
+    /* ranges of the current level: lo[k], len[k] (k < nr) */
+    uint32_t nr = 1, no = 0;
+    for (uint32_t m = 0; m < g; m++)
+        parent[m] = NONE;
+    lo[0] = 0;
+    len[0] = g;
+    order[no++] = root;
+    while (nr) {
+        uint32_t w = 0;
+        /* children of this level, in range order; then the new ranges */
+        uint32_t base = nr;
+        for (uint32_t k = 0; k < nr; k++) {
+            if (len[k] < 2)
+                continue;
+            uint32_t h = (len[k] + 1) / 2;
+            uint32_t holder = (root + lo[k]) % g, child = (root + lo[k] + h) % g;
+            parent[child] = holder;
+            order[no++] = child;
+            lo[base + w] = lo[k];
+            len[base + w] = h;
+            w++;
+            lo[base + w] = lo[k] + h;
+            len[base + w] = len[k] - h;
+            w++;
+        }
+        for (uint32_t k = 0; k < w; k++) {
+            lo[k] = lo[base + k];
+            len[k] = len[base + k];
+        }
+        nr = w;
+    }
+}
+
+static int li_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
+{
+    uint32_t g = pl->grp.g;
+    if (g < 2)
+        return 0;
+    uint32_t *parent = malloc(8 * (size_t)g * sizeof *parent);
+    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
+    if (!parent || !f) {
+        free(parent);
+        mpp_coll_flow_free(f);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    uint32_t *order = parent + g, *edge = order + g, *scratch = edge + g, *lo = scratch + g,
+             *len = lo + 2 * (size_t)g;
+    halving_tree(g, a->root, parent, order, lo, len);
+    int rc = mpp_coll_tree_edges(f, parent, order, g, edge, false);
+    for (uint32_t k = 0; k < pl->nitems && !rc; k++)
+        rc = mpp_coll_tree_bcast(f, parent, order, g, edge, k, scratch);
+    if (rc)
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    else
+        rc = mpp_coll_flow_run(f, pl, err);
+    mpp_coll_flow_free(f);
+    free(parent);
+    return rc;
+}
+
+/* L = ceil(log2 g) levels; the root sends each piece L times (one-port),
+ * or to all its L children at once (all-port), over hops_mean hops. */
+static double li_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk), L = m->n;
+    uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
+    if (m->g < 2)
+        return 0;
+    if (!m->all_port)
+        return (double)C * L * mpp_coll_msg_time(m, q, m->hops_mean, 1, 0);
+    return (double)(C + L - 1) * mpp_coll_msg_time(m, q, m->hops_mean, L, 1);
+}
+
+static double li_bound(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    if (m->g < 2)
+        return 0;
+    return (double)a->M * m->byte / (m->all_port ? m->links : 1);
+}
+
+const mpp_coll_ops mpp_coll_linear = {
+    .name = "linear",
+    .help = "one-to-all broadcast by halving on the machine seen as a linear array (any size)",
+    .groups = MPP_COLL_ANY,
+    .rooted = true,
+    .nitems = li_nitems,
+    .items = li_items,
+    .wants = li_wants,
+    .build = li_build,
+    .analytic = li_analytic,
+    .bound = li_bound,
+};

@@ -1,0 +1,39 @@
+/* algorithms/coll_scatter.c — one-to-all personalized: the root sends member
+ * d its own block of M bytes, down the spanning binomial tree (one-port) or
+ * the n rotated trees of MSBT (all-port), in pieces of chunk bytes (coll.h;
+ * the trees and the formula are shared with the other personalized collective
+ * in coll.c). */
+#include "algorithms/coll.h"
+
+static void scatter_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
+{
+    mpp_coll_pers_items(a, g, false, bytes, origin);
+}
+
+static bool scatter_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
+{
+    return m == mpp_coll_pers_member(a, g, i);
+}
+
+static int scatter_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
+{
+    return mpp_coll_pers_build(pl, a, false, err);
+}
+
+static double scatter_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    return mpp_coll_pers_analytic(m, a, false);
+}
+
+const mpp_coll_ops mpp_coll_scatter = {
+    .name = "scatter",
+    .help = "one-to-all personalized by spanning binomial trees (rotated trees with all-port nodes)",
+    .groups = MPP_COLL_CUBE,
+    .rooted = true,
+    .nitems = mpp_coll_pers_nitems,
+    .items = scatter_items,
+    .wants = scatter_wants,
+    .build = scatter_build,
+    .analytic = scatter_analytic,
+    .bound = mpp_coll_pers_bound,
+};
