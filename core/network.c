@@ -37,7 +37,15 @@
  *   2. an output VC is busy iff exactly one input VC (or node link) holds
  *      its allocation;
  *   3. flits_injected == flits_ejected + flits in buffers and channels;
- *   4. a router is in the active list iff it buffers flits.
+ *   4. a router is in the active list iff it buffers flits;
+ *   5. one-port ejection (ej_one): at most one ejection VC of a node is
+ *      busy, and ej_busy says whether one is.
+ *
+ * Node ports (docs/model.md): all-port on a direct network redirects, in
+ * route_and_allocate, a packet routed to its node's ejection port to the
+ * node link paired with the port it arrived on (topo->pair_link; one
+ * predictable branch per routed head); one-port on a multi-link topology
+ * lets one packet of a node at a time hold an ejection VC (ej_busy).
  */
 #include "core/network.h"
 
@@ -126,6 +134,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->sink = xcalloc(NE, sizeof *n->sink, &ok);
     n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
     n->nic_model = mpp_nic_bounded(nc->nic);
+    n->pair = t->pair_link;
     uint32_t fifo_flits = 0;
     if (n->nic_model) {
         if (fifo_packets < 1 || packet_flits < 1)
@@ -138,6 +147,12 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
             if (t->node_link_base[v + 1] - t->node_link_base[v] > maxl)
                 maxl = t->node_link_base[v + 1] - t->node_link_base[v];
         uint64_t per = fifo_packets / maxl;
+        if (t->pair_link && per < 1)
+            return mpp_err_set(err, MPP_EINVAL,
+                               "node.recv_fifo_packets is %u, but with ports: all a node has up "
+                               "to %u links, each with its own share of the receive FIFO of at "
+                               "least one packet: recv_fifo_packets must be at least %u",
+                               fifo_packets, maxl, maxl);
         fifo_flits = (uint32_t)((per ? per : 1) * packet_flits);
         n->fifo_flits = fifo_flits;
         n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
@@ -250,10 +265,20 @@ void mpp_net_free(mpp_net *n)
                     n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
                     n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
                     n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
-                    n->lsent, n->lvc, n->lq, n->lnext, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits};
+                    n->lsent, n->lvc, n->lq, n->lnext, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits,
+                    n->ej_busy};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
+}
+
+int mpp_net_one_port(mpp_net *n, mpp_err *err)
+{
+    n->ej_busy = calloc(n->topo->nodes ? n->topo->nodes : 1, sizeof *n->ej_busy);
+    if (!n->ej_busy)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory building the network");
+    n->ej_one = true;
+    return 0;
 }
 
 /* --- small helpers --------------------------------------------------------- */
@@ -361,6 +386,13 @@ static bool route_and_allocate(mpp_net *n, uint32_t r, uint32_t ip, size_t iv, u
         n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, ip, &p->route,
                           &n->rrng[r], &ro);
         uint32_t g = n->topo->port_base[r] + ro.port;
+        if (__builtin_expect(n->pair != NULL, 0)) {
+            /* all-port: eject on the link paired with the arrival port
+             * (a packet from the local node keeps link 0) */
+            uint32_t l = n->pair[n->topo->port_base[r] + ip];
+            if (n->sink[g] && l != MPP_TOPO_NONE)
+                g = n->topo->link_port[l];
+        }
         n->iout[iv] = g;
         uint32_t cls = (uint32_t)p->mclass * n->route_classes + ro.route_class;
         n->ilo[iv] = (uint16_t)(cls * n->vcs_per_class);
@@ -371,6 +403,17 @@ static bool route_and_allocate(mpp_net *n, uint32_t r, uint32_t ip, size_t iv, u
     uint32_t lo = n->ilo[iv], hi = n->ihi[iv], span = hi - lo;
     uint32_t start = n->va_ptr[out];
     bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !n->sink[out];
+    bool one = n->ej_one && n->sink[out];
+    if (one) {
+        /* one-port ejection: one packet of the node at a time, and (nic:
+         * model) only one its FIFO share can take, so that the packet
+         * holding the node's ejection never waits for the FIFO */
+        if (n->ej_busy[n->sink_node[out]])
+            return false;
+        if (n->nic_model && n->ej_credits[(size_t)(n->dst[out] - n->P) * n->message_classes +
+                                          p->mclass] < p->flits)
+            return false;
+    }
     if (start >= span)
         start = 0;
     for (uint32_t k = 0, j = start; k < span; k++) {
@@ -385,6 +428,8 @@ static bool route_and_allocate(mpp_net *n, uint32_t r, uint32_t ip, size_t iv, u
         n->obusy[ov] = 1;
         n->iovc[iv] = v;
         n->va_ptr[out] = j;
+        if (one)
+            n->ej_busy[n->sink_node[out]] = 1;
         return true;
     }
     return false;
@@ -422,6 +467,8 @@ static inline void traverse(mpp_net *n, uint32_t r, uint32_t g, uint32_t v)
         n->obusy[ov] = 0;
         n->iout[iv] = MPP_NONE;
         n->iovc[iv] = MPP_NONE;
+        if (n->ej_one && n->sink[out])
+            n->ej_busy[n->sink_node[out]] = 0;
     }
 }
 
@@ -943,6 +990,20 @@ bool mpp_net_check(const mpp_net *n)
         if (hold[i] != (n->obusy[i] ? 1u : 0u))
             ok = false;
     free(hold);
+    if (n->ej_one) {
+        /* one-port: a node's busy ejection VCs number ej_busy (0 or 1) */
+        uint32_t *ej = calloc(n->topo->nodes ? n->topo->nodes : 1, sizeof *ej);
+        if (!ej)
+            return false;
+        for (uint32_t o = 0; o < n->P; o++)
+            if (n->sink[o])
+                for (uint32_t v = 0; v < V; v++)
+                    ej[n->sink_node[o]] += n->obusy[(size_t)o * V + v];
+        for (uint32_t v = 0; v < n->topo->nodes; v++)
+            if (ej[v] != n->ej_busy[v] || ej[v] > 1)
+                ok = false;
+        free(ej);
+    }
     if (n->flits_injected != n->flits_ejected + inflight + buffered)
         ok = false;
     for (uint32_t r = 0; r < n->topo->routers; r++)
@@ -956,7 +1017,7 @@ static void port_label(const mpp_net *n, uint32_t g, char *buf, int len)
     const mpp_topo *t = n->topo;
     uint32_t r = t->port_router[g];
     char pn[24];
-    t->ops->port_name(t, r, g - t->port_base[r], pn, (int)sizeof pn);
+    mpp_topo_port_name(t, r, g - t->port_base[r], pn, (int)sizeof pn);
     snprintf(buf, (size_t)len, "router %u port %s", r, pn);
 }
 

@@ -96,6 +96,13 @@ typedef struct mpp_net {
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
                                      FIFO is shared by a node's links in equal parts */
     uint32_t fifo_flits;          /* each link's share, flits (nic_model) */
+    /* node ports (docs/model.md "Node ports") */
+    const uint32_t *pair;         /* topo->pair_link (all-port on a direct network: a packet
+                                     routed to its node's ejection leaves by the link paired
+                                     with the port it arrived on), else NULL */
+    bool ej_one;                  /* one-port on a multi-link topology (mpp_net_one_port) */
+    uint8_t *ej_busy;             /* [nodes] ej_one: a packet holds one of the node's ejection
+                                     (sink) VCs, from its head's VC allocation to its tail */
 
     /* input VCs [P * V] */
     uint32_t *buf;                /* [P * V * B] flit words */
@@ -178,6 +185,15 @@ typedef struct mpp_net {
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err);
 void mpp_net_free(mpp_net *n);
+
+/* One-port ejection on a topology whose nodes have several links: a
+ * packet is allocated a VC of a node's ejection (sink) output only when no
+ * other packet holds one of that node's (from its head's VC allocation to
+ * its tail leaving the router), and, with nic: model, only when its
+ * receive-FIFO share has room for it. Contention between two routers in
+ * one cycle is resolved in router visit order. Call once after
+ * mpp_net_init. Returns 0 or MPP_ENOMEM. */
+int mpp_net_one_port(mpp_net *n, mpp_err *err);
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */
 void mpp_net_deliver(mpp_net *n);

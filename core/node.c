@@ -170,6 +170,7 @@ typedef struct node {
     bool alt;
     bool in_irq;           /* the last action read a packet in an interrupt handler */
     uint32_t last_data[2]; /* message of the last DATA packet written [0] and read [1], or NONE */
+    uint32_t rr;           /* queue_for: index in data of the message to offer first */
     bool app_done;         /* the application released MPP_OP_APP */
     /* statistics */
     uint64_t send_done, recv_done;
@@ -199,7 +200,8 @@ struct mpp_nodes {
     uint32_t N, MC;
     uint64_t nk, ck;       /* clocks in kHz */
     mpp_net *net;
-    mpp_srcq *q;           /* [N x MC] send FIFOs */
+    mpp_srcq *q;           /* [N x MC] send FIFOs, or [links x MC] with queue_for */
+    mpp_nodes_queue_fn queue_for; /* all-port on a direct network: a FIFO per link */
     bool (*push)(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
     void *ud;
     uint32_t send_cap, recv_cap; /* FIFO depths in packets (UINT32_MAX: ideal) */
@@ -374,6 +376,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
     }
     ns->net = net;
     ns->q = q;
+    ns->queue_for = env->queue_for;
     ns->push = push;
     ns->ud = ud;
     ns->record = env->record_ops;
@@ -621,9 +624,33 @@ void mpp_nodes_arrive(mpp_nodes *ns, uint32_t n, uint32_t h, uint64_t c)
 
 void mpp_nodes_fifo_space(mpp_nodes *ns, uint32_t n, uint64_t c) { wake(ns, n, c); }
 
-static bool fifo_room(const mpp_nodes *ns, uint32_t n, uint32_t cls)
+/* Room in node n's send FIFO of interface cls for a packet to dst (with a
+ * FIFO per link: the one that packet would enter). */
+static bool fifo_room(const mpp_nodes *ns, uint32_t n, uint32_t cls, uint32_t dst)
 {
+    if (ns->queue_for)
+        return ns->queue_for(ns->ud, n, cls, dst)->count < ns->send_cap;
     return ns->q[(size_t)n * ns->MC + cls].count < ns->send_cap;
+}
+
+/* The fullest send FIFO of node n's interface cls (the only one, unless a
+ * FIFO per link). */
+static uint32_t fifo_occupancy(const mpp_nodes *ns, uint32_t n, uint32_t cls)
+{
+    if (!ns->queue_for)
+        return ns->q[(size_t)n * ns->MC + cls].count;
+    const mpp_topo *t = ns->net->topo;
+    uint32_t occ = 0;
+    for (uint32_t l = t->node_link_base[n]; l < t->node_link_base[n + 1]; l++)
+        if (ns->q[(size_t)l * ns->MC + cls].count > occ)
+            occ = ns->q[(size_t)l * ns->MC + cls].count;
+    return occ;
+}
+
+/* Where a packet of kind for message m goes. */
+static uint32_t packet_dst(const msg *m, uint8_t kind)
+{
+    return kind == PK_REPLY ? m->src : m->dst;
 }
 
 static uint32_t class_of(const mpp_nodes *ns, uint8_t kind)
@@ -657,7 +684,7 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
                          uint16_t pace)
 {
     msg *m = &ns->msgs[mi];
-    uint32_t flits = packet_flits(ns, m, kind), dst = kind == PK_REPLY ? m->src : m->dst;
+    uint32_t flits = packet_flits(ns, m, kind), dst = packet_dst(m, kind);
     uint32_t cls = class_of(ns, kind);
     mpp_src_entry e = {.created = ready ? ready - 1 : 0,
                        .tag = ((uint64_t)kind << 32) | mi,
@@ -669,7 +696,7 @@ static void write_packet(mpp_nodes *ns, uint32_t n, uint32_t mi, uint8_t kind, u
     if (!ns->push(ns->ud, n, cls, &e))
         ns->oom = true;
     node *nd = &ns->nodes[n];
-    uint32_t occ = ns->q[(size_t)n * ns->MC + cls].count;
+    uint32_t occ = fifo_occupancy(ns, n, cls);
     if (occ > nd->send_peak)
         nd->send_peak = occ;
 }
@@ -943,6 +970,8 @@ static uint64_t data_written(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t en
     for (uint32_t i = 0; i < nd->data.n; i++)
         if (nd->data.v[i] == mi) {
             vec_remove_at(&nd->data, i);
+            if (i < nd->rr)
+                nd->rr--;
             break;
         }
     send_complete(ns, n, mi, net_ceil(ns, end));
@@ -1010,6 +1039,40 @@ static uint32_t data_ready(const mpp_nodes *ns, const node *nd)
             return mi;
     }
     return NONE;
+}
+
+/* The message whose data node n writes next, or NONE: data_ready's, when
+ * its send FIFO has room. With a FIFO per link (all-port), the messages are
+ * offered round-robin from nd->rr and the first whose link's FIFO has room
+ * is taken, so one processor feeds all its links. */
+static uint32_t data_pick(const mpp_nodes *ns, uint32_t n, const node *nd)
+{
+    if (!ns->queue_for) {
+        uint32_t mi = data_ready(ns, nd);
+        return mi != NONE && fifo_room(ns, n, 0, 0) ? mi : NONE;
+    }
+    for (uint32_t k = 0; k < nd->data.n; k++) {
+        uint32_t i = (nd->rr + k) % nd->data.n, mi = nd->data.v[i];
+        const msg *m = &ns->msgs[mi];
+        if (m->written >= m->npk || !(m->background || (nd->op_active && nd->op_msg == mi)))
+            continue;
+        if (fifo_room(ns, n, 0, packet_dst(m, data_kind(m))))
+            return mi;
+    }
+    return NONE;
+}
+
+/* queue_for: message mi (in nd->data) is being written: the next offer
+ * starts after it. */
+static void data_turn(const mpp_nodes *ns, node *nd, uint32_t mi)
+{
+    if (!ns->queue_for)
+        return;
+    for (uint32_t i = 0; i < nd->data.n; i++)
+        if (nd->data.v[i] == mi) {
+            nd->rr = i + 1;
+            return;
+        }
 }
 
 /* Start the operation at pc. Returns its CPU cost; sets op_active for
@@ -1221,7 +1284,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     /* 2. control packets */
     if (nd->ctrl_n) {
         job *j = &nd->ctrl[nd->ctrl_head];
-        if (fifo_room(ns, n, class_of(ns, j->kind))) {
+        if (fifo_room(ns, n, class_of(ns, j->kind), packet_dst(&ns->msgs[j->msg], j->kind))) {
             uint64_t cost = c->send_packet_cycles;
             write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost), 0);
             nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
@@ -1231,8 +1294,8 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         }
     }
     /* 3-5. data and reading */
-    uint32_t mi = data_ready(ns, nd);
-    bool can_write = mi != NONE && fifo_room(ns, n, 0);
+    uint32_t mi = data_pick(ns, n, nd);
+    bool can_write = mi != NONE;
     bool can_read = h != NONE && may_read(ns, nd);
     bool alternate = nd->op_active && (nd->ops[nd->pc].code == MPP_OP_SENDRECV ||
                                        (nd->ops[nd->pc].code == MPP_OP_SEND && can_read));
@@ -1247,6 +1310,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         uint8_t kind = data_kind(m);
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, 0, mi);
+        data_turn(ns, nd, mi);
         write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
         nd->send_busy += cost;
         return cost + data_written(ns, n, mi, start + cost);
@@ -1267,7 +1331,9 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     node *nd = &ns->nodes[n];
     uint32_t flits = 0, mi = NONE;
     bool ctrl = false;
-    if (nd->ctrl_n && fifo_room(ns, n, class_of(ns, nd->ctrl[nd->ctrl_head].kind))) {
+    if (nd->ctrl_n &&
+        fifo_room(ns, n, class_of(ns, nd->ctrl[nd->ctrl_head].kind),
+                  packet_dst(&ns->msgs[nd->ctrl[nd->ctrl_head].msg], nd->ctrl[nd->ctrl_head].kind))) {
         const job *j = &nd->ctrl[nd->ctrl_head];
         if (j->ready <= start) {
             ctrl = true;
@@ -1277,8 +1343,8 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
         }
     }
     if (!ctrl) {
-        mi = data_ready(ns, nd);
-        if (mi == NONE || !fifo_room(ns, n, 0))
+        mi = data_pick(ns, n, nd);
+        if (mi == NONE)
             return NEVER;
         flits = packet_flits(ns, &ns->msgs[mi], data_kind(&ns->msgs[mi]));
     }
@@ -1302,6 +1368,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
         nd->ctrl_n--;
         return cost;
     }
+    data_turn(ns, nd, mi);
     write_packet(ns, n, mi, data_kind(&ns->msgs[mi]), at, pace);
     return cost + data_written(ns, n, mi, start + cost);
 }
@@ -1456,7 +1523,7 @@ bool mpp_nodes_check(const mpp_nodes *ns)
             return false;
         for (uint32_t c = 0; c < ns->MC; c++) {
             /* a send FIFO never holds more than its depth (nic: model) */
-            if (ns->model && ns->q[(size_t)n * ns->MC + c].count > ns->send_cap)
+            if (ns->model && fifo_occupancy(ns, n, c) > ns->send_cap)
                 return false;
             /* what waits unread in a receive FIFO is covered by what its
              * links reserved there */

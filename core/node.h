@@ -30,6 +30,13 @@ typedef struct mpp_nodes mpp_nodes;
  * when out of memory. */
 typedef bool (*mpp_nodes_push_fn)(void *ud, uint32_t node, uint32_t cls, const mpp_src_entry *e);
 
+/* All-port on a direct network (node.ports: all), where each node link has
+ * its own send FIFO per interface: the FIFO of node's interface cls that a
+ * packet to dst would be written into now (its first hop's link). A query:
+ * it changes nothing, and the push that follows it goes to that FIFO. */
+typedef const mpp_srcq *(*mpp_nodes_queue_fn)(void *ud, uint32_t node, uint32_t cls,
+                                              uint32_t dst);
+
 /* What the node layer needs besides its own section. */
 typedef struct mpp_nodes_env {
     double net_mhz;               /* the network clock (network.net_mhz) */
@@ -37,10 +44,14 @@ typedef struct mpp_nodes_env {
     bool nic_dma;                 /* network.nic: dma (DMA engines move the packets) */
     bool record_ops;              /* record every operation started */
     const mpp_packetizer *pk;     /* how messages become packets */
+    mpp_nodes_queue_fn queue_for; /* NULL: one send FIFO per interface, q[n x MC + cls];
+                                     else a FIFO per link, q[l x MC + cls] for node n's
+                                     links l (net->topo), found with this */
 } mpp_nodes_env;
 
 /* Create the processors for N nodes with programs prog[n][0..len[n]-1]
- * (copied). q are the send FIFOs [N x interfaces] (owned by the caller and
+ * (copied). q are the send FIFOs [N x interfaces], or [links x interfaces]
+ * with env->queue_for (owned by the caller and
  * filled through push), net the network (for the packet pool and the
  * receive-FIFO credits). Fails with MPP_EINVAL (no clock, a zero size) or
  * MPP_ENOMEM. */

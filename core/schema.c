@@ -10,6 +10,7 @@ static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", "age", NULL};
 static const char *const nic_choices[] = {"ideal", "model", "dma", NULL};
 static const char *const delivery_choices[] = {"poll", "interrupt", NULL};
+static const char *const ports_choices[] = {"auto", "one", "all", NULL};
 const char *const mpp_paradigm_names[] = {"sync", "async", "am", "am_put", NULL};
 
 #define NET(f) offsetof(mpp_net_config, f)
@@ -118,6 +119,10 @@ static const mpp_param node_params[] = {
      "CPU cycles per word a program copies or scans in memory (drs_n's receive vector)"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
+    {"ports", MPP_PT_ENUM, NODE(ports), "auto", 0, 0, ports_choices,
+     "node port model: one (a node sends on one link and receives on one at a time), all (on "
+     "all its links at once, a node of a mesh or hypercube getting one link per router-router "
+     "port), or auto (the topology's own: one on the mesh and hypercube, all on the fat tree)"},
 };
 static const mpp_param run_params[] = {
     {"seed", MPP_PT_U64, offsetof(mpp_run_config, seed), "1", 0, 0, NULL, "master random seed"},

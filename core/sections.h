@@ -40,6 +40,12 @@ typedef enum mpp_paradigm {
     MPP_PARADIGM_AM_PUT = 3 /* block transfer into an agreed receive port */
 } mpp_paradigm;
 typedef enum mpp_delivery { MPP_DELIVER_POLL = 0, MPP_DELIVER_INTERRUPT = 1 } mpp_delivery;
+/* The node port model (node.ports; docs/model.md "Node ports"): auto is the
+ * topology's own attachment (one-port where a node has one link, all-port
+ * where it has several), one sends and receives one packet at a time, all
+ * uses every link at once (a node of a direct network gets one link per
+ * router-router port of its router). */
+typedef enum mpp_ports { MPP_PORTS_AUTO = 0, MPP_PORTS_ONE = 1, MPP_PORTS_ALL = 2 } mpp_ports;
 
 /* The network: YAML section `network:`. */
 typedef struct mpp_net_config {
@@ -106,6 +112,7 @@ typedef struct mpp_node_config {
                                        after the first */
     uint32_t mem_word_cycles;       /* a word copied or scanned in memory by a program */
     int delivery;                   /* mpp_delivery for active messages */
+    int ports;                      /* mpp_ports: the node port model */
 } mpp_node_config;
 
 /* A workload's configuration: its plug-in and its own struct (filled from

@@ -39,10 +39,20 @@
  * injecting while draining, as BookSim does, so measured packets see the
  * same load.
  *
+ * Node ports (node.ports, docs/model.md): a node's source queues are one
+ * per message class, shared by its links (the fat tree's two links take
+ * its packets in rotating order), except with ports: all on a direct
+ * network (per_link), where each link has its own and a packet is queued
+ * on the link paired with its first hop (inject_link: the routing's own
+ * first step, run on a scratch route state with the node's MPP_RNG_PORTS
+ * stream). ports: one on a multi-link topology starts a packet on one
+ * link only when no other link of the node has one in progress.
+ *
  * Invariants (mpp_sim_check, with the network's and the processors'):
  *   1. queued == sum of source queue lengths;
  *   2. a node is in the active list iff one of its links has work;
- *   3. outstanding == packets sent with mpp_sim_send and not yet delivered.
+ *   3. outstanding == packets sent with mpp_sim_send and not yet delivered;
+ *   4. one-port: at most one link of a node has a packet in progress.
  */
 #include "core/sim.h"
 
@@ -67,7 +77,13 @@ struct mpp_sim {
     uint32_t N;
     uint32_t MC;           /* source queues per node (message classes used) */
     uint64_t settle;       /* MPP_SIM_SETTLE_CYCLES, or UINT64_MAX: never jump */
-    mpp_srcq *srcq;        /* [N x MC] */
+    /* node ports (docs/model.md "Node ports") */
+    bool all_port;         /* the resolved model is all-port (mpp_sim_all_port) */
+    bool per_link;         /* all-port on a direct network: a source queue per link */
+    bool one_port;         /* one-port on a multi-link topology: a packet at a time */
+    uint32_t NQ;           /* source queues per class: N, or the links when per_link */
+    mpp_rng *prng;         /* [N] per_link: injection link choice (first-hop draw) */
+    mpp_srcq *srcq;        /* [NQ x MC]: queue q of class c is srcq[q * MC + c] */
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
     uint32_t *nact;        /* dense list of nodes with injection work */
@@ -116,6 +132,7 @@ struct mpp_sim {
 };
 
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
+static const mpp_srcq *queue_for(void *ud, uint32_t node, uint32_t cls, uint32_t dst);
 
 /* --- ejection ------------------------------------------------------------- */
 
@@ -340,7 +357,8 @@ int mpp_sim_programs(mpp_sim *s, const mpp_program *prog, mpp_err *err)
                              .nic_model = mpp_nic_bounded(s->cfg.net.nic),
                              .nic_dma = s->cfg.net.nic == MPP_NIC_DMA,
                              .record_ops = s->cfg.run.record_ops,
-                             .pk = &s->pk};
+                             .pk = &s->pk,
+                             .queue_for = s->per_link ? queue_for : NULL};
         s->nodes = mpp_nodes_create(&s->cfg.node, &env, N, &s->net, s->srcq, node_push, s,
                                     ops, len, err);
         if (!s->nodes)
@@ -399,6 +417,16 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;
+    /* the node port model: auto is the topology's own attachment */
+    bool multi = mpp_topo_multi_link(&s->topo);
+    if (c->node.ports == MPP_PORTS_ALL && !multi) {
+        if (mpp_topo_all_port(&s->topo, err))
+            goto fail;
+        s->per_link = true;
+    }
+    s->all_port = c->node.ports == MPP_PORTS_ALL || (c->node.ports == MPP_PORTS_AUTO && multi);
+    s->one_port = c->node.ports == MPP_PORTS_ONE && multi;
+    s->NQ = s->per_link ? s->topo.links : s->N;
     if (mpp_nic_bounded(c->net.nic) && !(s->wl && (s->wl->flags & MPP_WL_NODES))) {
         mpp_err_set(err, MPP_EINVAL,
                     "network.nic: model and dma need processors to read the receive FIFOs: use it with "
@@ -417,9 +445,20 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         goto fail;
     s->net.on_eject = eject_cb;
     s->net.eject_ud = s;
+    if (s->one_port && mpp_net_one_port(&s->net, err))
+        goto fail;
 
     uint32_t N = s->N;
-    s->srcq = calloc((size_t)N * s->MC, sizeof *s->srcq);
+    s->srcq = calloc((size_t)s->NQ * s->MC, sizeof *s->srcq);
+    if (s->per_link) {
+        s->prng = calloc(N, sizeof *s->prng);
+        if (!s->prng) {
+            mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (uint32_t i = 0; i < N; i++)
+            mpp_rng_init(&s->prng[i], c->run.seed, MPP_RNG_PORTS, i);
+    }
     s->trng = calloc(N, sizeof *s->trng);
     s->srng = calloc(N, sizeof *s->srng);
     s->nact = calloc(N, sizeof *s->nact);
@@ -457,9 +496,10 @@ void mpp_sim_destroy(mpp_sim *s)
         s->wl->destroy(s->wl_priv);
     mpp_nodes_destroy(s->nodes);
     if (s->srcq)
-        for (uint32_t i = 0; i < s->N * s->MC; i++)
+        for (size_t i = 0; i < (size_t)s->NQ * s->MC; i++)
             mpp_srcq_free(&s->srcq[i]);
     free(s->srcq);
+    free(s->prng);
     free(s->trng);
     free(s->srng);
     free(s->phys);
@@ -489,9 +529,43 @@ static inline void node_activate(mpp_sim *s, uint32_t node)
     }
 }
 
+/* per_link: the link of node `node` a packet to dst is injected on: the
+ * one paired with the first hop the routing gives it (run on a scratch
+ * route state with rng, which it may draw from), link 0 for a packet to
+ * the node itself. */
+static uint32_t inject_link(const mpp_sim *s, uint32_t node, uint32_t dst, mpp_rng *rng)
+{
+    const mpp_topo *t = &s->topo;
+    const mpp_net *n = &s->net;
+    uint32_t l0 = t->node_link_base[node], g0 = t->link_port[l0], r = t->port_router[g0];
+    mpp_route_state st;
+    memset(&st, 0, sizeof st);
+    st.src = node;
+    st.dst = dst;
+    st.nphases = 1;
+    st.target[0] = dst;
+    if (n->routing->init_packet)
+        n->routing->init_packet(t, n->routing_cfg, n->routing_priv, &st, rng);
+    mpp_route_out ro;
+    n->routing->route(t, n->routing_cfg, n->routing_priv, r, g0 - t->port_base[r], &st, rng, &ro);
+    uint32_t l = t->pair_link[t->port_base[r] + ro.port];
+    return l == MPP_TOPO_NONE ? l0 : l;
+}
+
+/* The node layer (per_link): the send FIFO a packet from node to dst of
+ * class cls would enter now; a peek, the node's stream is not advanced
+ * (enqueue, right after, draws the same). */
+static const mpp_srcq *queue_for(void *ud, uint32_t node, uint32_t cls, uint32_t dst)
+{
+    const mpp_sim *s = ud;
+    mpp_rng r = s->prng[node];
+    return &s->srcq[(size_t)inject_link(s, node, dst, &r) * s->MC + cls];
+}
+
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
 {
-    mpp_srcq *q = &s->srcq[(size_t)src * s->MC + e->mclass];
+    uint32_t qi = s->per_link ? inject_link(s, src, e->dst, &s->prng[src]) : src;
+    mpp_srcq *q = &s->srcq[(size_t)qi * s->MC + e->mclass];
     if (s->queued >= MPP_SIM_MAX_QUEUED) {
         s->overfull = true;
         return false;
@@ -507,6 +581,34 @@ static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
     return true;
 }
 
+/* Node link l of node `node` sends a flit (or starts a packet) from the
+ * queues q[0..MC-1]; keeps the counts and tells the processor of FIFO room.
+ * Returns mpp_net_inject's "still has work"; *took: a packet was started. */
+static bool inject_one(mpp_sim *s, uint32_t node, uint32_t l, mpp_srcq *q, bool *took)
+{
+    mpp_net *n = &s->net;
+    uint64_t before = 0, after = 0;
+    for (uint32_t c = 0; c < s->MC; c++)
+        before += q[c].count;
+    bool busy = mpp_net_inject(n, l, q, s->MC, &s->srng[node]);
+    for (uint32_t c = 0; c < s->MC; c++)
+        after += q[c].count;
+    s->queued -= before - after;
+    if (s->nodes && after < before)
+        mpp_nodes_fifo_space(s->nodes, node, n->cycle);
+    *took = after < before;
+    return busy;
+}
+
+/* one-port: the link of node `node` with a packet in progress, or NONE. */
+static uint32_t link_in_progress(const mpp_sim *s, uint32_t node)
+{
+    for (uint32_t l = s->topo.node_link_base[node]; l < s->topo.node_link_base[node + 1]; l++)
+        if (s->net.lpkt[l] != MPP_NONE)
+            return l;
+    return MPP_NONE;
+}
+
 static void inject_all(mpp_sim *s)
 {
     mpp_net *n = &s->net;
@@ -516,24 +618,28 @@ static void inject_all(mpp_sim *s)
     for (uint32_t k = 0; k < s->nnact; k++) {
         uint32_t node = s->nact[k];
         mpp_srcq *q = &s->srcq[(size_t)node * s->MC];
-        bool busy = false;
-        /* A node with several links offers its next packet to them in
-         * rotating order, so every link (and, on a fat tree, every first-
-         * level router) carries its share. */
+        bool busy = false, took;
         uint32_t base = s->topo.node_link_base[node];
         uint32_t nl = s->topo.node_link_base[node + 1] - base;
-        uint32_t first = nl > 1 ? (uint32_t)(n->cycle % nl) : 0;
-        for (uint32_t j = 0; j < nl; j++) {
-            uint32_t l = base + (first + j) % nl;
-            uint64_t before = 0, after = 0;
-            for (uint32_t c = 0; c < s->MC; c++)
-                before += q[c].count;
-            busy |= mpp_net_inject(n, l, q, s->MC, &s->srng[node]);
-            for (uint32_t c = 0; c < s->MC; c++)
-                after += q[c].count;
-            s->queued -= before - after;
-            if (s->nodes && after < before)
-                mpp_nodes_fifo_space(s->nodes, node, n->cycle);
+        if (s->per_link) {
+            /* all-port on a direct network: every link its own queues */
+            for (uint32_t l = base; l < base + nl; l++)
+                busy |= inject_one(s, node, l, &s->srcq[(size_t)l * s->MC], &took);
+        } else if (s->one_port && link_in_progress(s, node) != MPP_NONE) {
+            /* one-port: the packet in progress goes on; no other starts */
+            busy |= inject_one(s, node, link_in_progress(s, node), q, &took);
+        } else {
+            /* A node with several links offers its next packet to them
+             * in rotating order, so every link (and, on a fat tree,
+             * every first-level router) carries its share; one-port stops
+             * at the first link that starts one. */
+            uint32_t first = nl > 1 ? (uint32_t)(n->cycle % nl) : 0;
+            for (uint32_t j = 0; j < nl; j++) {
+                uint32_t l = base + (first + j) % nl;
+                busy |= inject_one(s, node, l, q, &took);
+                if (s->one_port && took)
+                    break;
+            }
         }
         if (busy) {
             s->nact_pos[node] = w;
@@ -553,8 +659,13 @@ static void skip_blocked(mpp_sim *s, uint64_t k)
     mpp_net_routers_blocked(&s->net, k);
     for (uint32_t i = 0; i < s->nnact; i++) {
         uint32_t node = s->nact[i];
+        /* one-port: a packet in progress waits for credits, and no other
+         * link of the node is offered one */
+        if (s->one_port && link_in_progress(s, node) != MPP_NONE)
+            continue;
         for (uint32_t l = s->topo.node_link_base[node]; l < s->topo.node_link_base[node + 1]; l++)
-            mpp_net_inject_blocked(&s->net, l, &s->srcq[(size_t)node * s->MC], s->MC, k);
+            mpp_net_inject_blocked(&s->net, l,
+                                   &s->srcq[(size_t)(s->per_link ? l : node) * s->MC], s->MC, k);
     }
 }
 
@@ -842,6 +953,7 @@ int mpp_sim_step(mpp_sim *s, uint64_t k, mpp_err *err)
 /* --- accessors --------------------------------------------------------------- */
 
 uint64_t mpp_sim_cycle(const mpp_sim *s) { return s->net.cycle; }
+bool mpp_sim_all_port(const mpp_sim *s) { return s->all_port; }
 const mpp_sim_result *mpp_sim_result_get(const mpp_sim *s) { return &s->res; }
 const char *mpp_sim_report(const mpp_sim *s) { return s->report.s; }
 size_t mpp_sim_channel_count(const mpp_sim *s) { return s->nchan; }
@@ -871,7 +983,7 @@ static void endpoint_name(const mpp_sim *s, uint32_t e, char *buf, size_t len)
     if (e < t->ports) {
         uint32_t r = t->port_router[e];
         char pn[24];
-        t->ops->port_name(t, r, e - t->port_base[r], pn, (int)sizeof pn);
+        mpp_topo_port_name(t, r, e - t->port_base[r], pn, (int)sizeof pn);
         snprintf(buf, len, "r%u.%s", r, pn);
     } else {
         uint32_t l = e - t->ports, node = t->link_node[l];
@@ -893,8 +1005,16 @@ void mpp_sim_channel_get(const mpp_sim *s, size_t i, mpp_channel_info *out)
 bool mpp_sim_check(const mpp_sim *s)
 {
     uint64_t q = 0;
-    for (uint32_t i = 0; i < s->N * s->MC; i++)
+    for (size_t i = 0; i < (size_t)s->NQ * s->MC; i++)
         q += s->srcq[i].count;
+    if (s->one_port)
+        for (uint32_t v = 0; v < s->N; v++) {
+            uint32_t busy = 0;
+            for (uint32_t l = s->topo.node_link_base[v]; l < s->topo.node_link_base[v + 1]; l++)
+                busy += s->net.lpkt[l] != MPP_NONE;
+            if (busy > 1)
+                return false;
+        }
     return q == s->queued && mpp_net_check(&s->net) && (!s->nodes || mpp_nodes_check(s->nodes));
 }
 

@@ -75,6 +75,13 @@ const mpp_sim_config *mpp_sim_config_get(const mpp_sim *s);
 const mpp_topo *mpp_sim_topology(const mpp_sim *s);
 /* How bytes become packets on this machine (the node section's sizes). */
 const mpp_packetizer *mpp_sim_packetizer(const mpp_sim *s);
+/* The resolved node port model (node.ports, docs/model.md "Node ports"):
+ * true when nodes send and receive on all their links at once — ports:
+ * all, or auto on a topology whose nodes have several links (the fat
+ * tree) —, false when one-port (ports: one, or auto where every node has
+ * one link: the mesh and hypercube). With ports: all on a mesh or
+ * hypercube the topology (mpp_sim_topology) has the engine's extra links. */
+bool mpp_sim_all_port(const mpp_sim *s);
 
 /* Open-loop sources: every node creates a packet of packet_flits flits
  * with probability rate / packet_flits each cycle, to the destination the

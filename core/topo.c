@@ -3,6 +3,7 @@
  * arrays are allocated once here and freed by mpp_topo_free. */
 #include "core/topo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,8 @@ void mpp_topo_free(mpp_topo *t)
     free(t->node_link_base);
     free(t->link_port);
     free(t->link_node);
+    free(t->pair_link);
+    free(t->plugin_ports);
     const mpp_topo_ops *ops = t->ops;
     memset(t, 0, sizeof *t);
     t->ops = ops;
@@ -123,5 +126,149 @@ bool mpp_topo_check(const mpp_topo *t)
     for (uint32_t l = 0; l < t->links; l++)
         if (t->link_port[l] >= t->ports || t->port_peer[t->link_port[l]] != (MPP_TOPO_NODE | l))
             return false;
+    if (t->pair_link)
+        for (uint32_t g = 0; g < t->ports; g++) {
+            uint32_t l = t->pair_link[g], p = t->port_peer[g];
+            if (l == MPP_TOPO_NONE)
+                continue;
+            if (l >= t->links || p == MPP_TOPO_NONE || (p & MPP_TOPO_NODE) ||
+                t->port_router[t->link_port[l]] != t->port_router[g])
+                return false;
+        }
     return true;
+}
+
+bool mpp_topo_multi_link(const mpp_topo *t)
+{
+    for (uint32_t n = 0; n < t->nodes; n++)
+        if (t->node_link_base[n + 1] - t->node_link_base[n] > 1)
+            return true;
+    return false;
+}
+
+/* Router-router ports of router r (connected to another router). */
+static uint32_t rr_ports(const mpp_topo *t, uint32_t r)
+{
+    uint32_t k = 0;
+    for (uint32_t g = t->port_base[r]; g < t->port_base[r + 1]; g++)
+        k += t->port_peer[g] != MPP_TOPO_NONE && !(t->port_peer[g] & MPP_TOPO_NODE);
+    return k;
+}
+
+int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
+{
+    uint32_t R = t->routers, N = t->nodes, maxk = 0;
+    const char *name = t->ops ? t->ops->name : "topology";
+    if (t->links != N || t->pair_link)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "node.ports: all on the %s topology: its nodes already have several "
+                           "links (ports: auto uses them all)",
+                           name);
+    uint32_t *node_at = malloc((R + 1) * sizeof *node_at);
+    uint32_t *radix = malloc((R + 1) * sizeof *radix);
+    uint32_t *k = malloc((N + 1) * sizeof *k);
+    mpp_topo nt;
+    memset(&nt, 0, sizeof nt);
+    int rc = 0;
+    if (!node_at || !radix || !k) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory building the all-port topology");
+        goto out;
+    }
+    for (uint32_t r = 0; r < R; r++) {
+        node_at[r] = MPP_TOPO_NONE;
+        radix[r] = t->port_base[r + 1] - t->port_base[r];
+    }
+    for (uint32_t n = 0; n < N; n++) {
+        uint32_t r = t->port_router[t->link_port[t->node_link_base[n]]];
+        if (node_at[r] != MPP_TOPO_NONE) {
+            rc = mpp_err_set(err, MPP_EINVAL,
+                             "node.ports: all on the %s topology: router %u serves several "
+                             "nodes, so its router-router ports cannot be paired with one "
+                             "node's links",
+                             name, r);
+            goto out;
+        }
+        node_at[r] = n;
+        uint32_t rr = rr_ports(t, r);
+        k[n] = rr > 1 ? rr : 1;
+        if (k[n] > maxk)
+            maxk = k[n];
+        radix[r] += k[n] - 1;
+    }
+    if (maxk <= 1) {
+        rc = mpp_err_set(err, MPP_EINVAL,
+                         "node.ports: all is refused on this %s: no node has more than one "
+                         "link (every router has at most one router-router port, so all-port "
+                         "would be one-port); use ports: one or auto",
+                         name);
+        goto out;
+    }
+    rc = mpp_topo_alloc(&nt, R, radix, N, k, err);
+    if (rc)
+        goto out;
+    nt.pair_link = malloc((nt.ports + 1) * sizeof *nt.pair_link);
+    nt.plugin_ports = malloc((R + 1) * sizeof *nt.plugin_ports);
+    if (!nt.pair_link || !nt.plugin_ports) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory building the all-port topology");
+        goto out;
+    }
+    for (uint32_t g = 0; g < nt.ports; g++)
+        nt.pair_link[g] = MPP_TOPO_NONE;
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t np = t->port_base[r + 1] - t->port_base[r], j = 0;
+        uint32_t n = node_at[r];
+        nt.plugin_ports[r] = np;
+        for (uint32_t p = 0; p < np; p++) {
+            uint32_t g = t->port_base[r] + p, peer = t->port_peer[g];
+            if (peer == MPP_TOPO_NONE)
+                continue;
+            if (peer & MPP_TOPO_NODE) {
+                /* link 0 stays on the plug-in's local port */
+                mpp_topo_attach(&nt, n, 0, r, p);
+                continue;
+            }
+            uint32_t q = t->port_router[peer];
+            mpp_topo_connect(&nt, r, p, q, peer - t->port_base[q]);
+            /* the j-th router-router port is paired with link j */
+            if (n != MPP_TOPO_NONE && j < k[n])
+                nt.pair_link[nt.port_base[r] + p] = nt.node_link_base[n] + j;
+            j++;
+        }
+        if (n != MPP_TOPO_NONE)
+            for (uint32_t l = 1; l < k[n]; l++)
+                mpp_topo_attach(&nt, n, l, r, np + l - 1);
+    }
+    /* the new arrays replace the old; the plug-in's data stays */
+    free(t->port_base);
+    free(t->port_peer);
+    free(t->port_router);
+    free(t->node_link_base);
+    free(t->link_port);
+    free(t->link_node);
+    t->ports = nt.ports;
+    t->links = nt.links;
+    t->max_radix = nt.max_radix;
+    t->port_base = nt.port_base;
+    t->port_peer = nt.port_peer;
+    t->port_router = nt.port_router;
+    t->node_link_base = nt.node_link_base;
+    t->link_port = nt.link_port;
+    t->link_node = nt.link_node;
+    t->pair_link = nt.pair_link;
+    t->plugin_ports = nt.plugin_ports;
+    memset(&nt, 0, sizeof nt);
+out:
+    mpp_topo_free(&nt);
+    free(node_at);
+    free(radix);
+    free(k);
+    return rc;
+}
+
+void mpp_topo_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len)
+{
+    if (t->plugin_ports && p >= t->plugin_ports[r])
+        snprintf(buf, (size_t)len, "link%u", p - t->plugin_ports[r] + 1);
+    else
+        t->ops->port_name(t, r, p, buf, len);
 }

@@ -19,10 +19,23 @@
  * Node n owns links node_link_base[n] .. node_link_base[n+1]-1; link l is
  * attached to router global port link_port[l].
  *
+ * All-port on a direct network (node.ports: all on a mesh or hypercube,
+ * whose nodes each have one link): mpp_topo_all_port gives each node one
+ * link per router-router port of its router. Link 0 stays on the
+ * plug-in's local port; links 1..k-1 attach to local ports the engine
+ * appends after the plug-in's (plugin_ports[r] of them come first). Link j
+ * is paired with the j-th router-router port of the router, in local port
+ * order (pair_link): a packet arriving on that port is ejected on that
+ * link, and a packet whose first hop leaves by that port is injected on
+ * that link (core/network.c, core/sim.c). Routing plug-ins never see the
+ * extra ports: they eject through link 0's port and the engine redirects.
+ *
  * Invariants (checked by mpp_topo_check):
  *   1. port_peer is symmetric: peer(peer(g)) == g for router-router ports;
  *   2. link_port[l] has port_peer == MPP_TOPO_NODE | l;
- *   3. every node has at least one link.
+ *   3. every node has at least one link;
+ *   4. (all-port) pair_link[g] is NONE or a link of the node attached to
+ *      g's router, and only router-router ports are paired.
  */
 #ifndef MPP_CORE_TOPO_H
 #define MPP_CORE_TOPO_H
@@ -63,6 +76,11 @@ typedef struct mpp_topo {
     uint32_t *node_link_base; /* [nodes + 1] */
     uint32_t *link_port;    /* [links] */
     uint32_t *link_node;    /* [links] */
+    /* set by mpp_topo_all_port only (NULL otherwise): */
+    uint32_t *pair_link;    /* [ports]: the node link paired with a router-router
+                               port, MPP_TOPO_NONE for the other ports */
+    uint32_t *plugin_ports; /* [routers]: ports the plug-in declared; the engine's
+                               extra local ports follow them */
     void *priv;             /* plug-in data, freed by ops->destroy */
 } mpp_topo;
 
@@ -108,6 +126,22 @@ void mpp_topo_free(mpp_topo *t);
 
 /* Check the wiring invariants above; true when they hold. */
 bool mpp_topo_check(const mpp_topo *t);
+
+/* True when some node of t has more than one link. */
+bool mpp_topo_multi_link(const mpp_topo *t);
+
+/* node.ports: all on a direct network: rebuild t so that every node has
+ * one link per router-router port of its router, link j paired with the
+ * j-th such port (see above). t must have one link per node and at most
+ * one node per router. Fails with MPP_EINVAL (naming the topology, t left
+ * as it was) when no node would get more than one link (a hypercube of
+ * dimension 1, a 1x2 mesh), or when t is not such a network; MPP_ENOMEM.
+ * Setup only. */
+int mpp_topo_all_port(mpp_topo *t, mpp_err *err);
+
+/* The name of router r's local port p: the plug-in's (ops->port_name), or
+ * "linkJ" for the engine's all-port port of the node's link J. */
+void mpp_topo_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len);
 
 /* Global port of router r's local port p. */
 static inline uint32_t mpp_topo_gport(const mpp_topo *t, uint32_t r, uint32_t p)

@@ -27,7 +27,8 @@ enum {
     MPP_RNG_SHUFFLE = 6,   /* test-only: router update order shuffling */
     MPP_RNG_WORKLOAD = 7,  /* per workload generator */
     MPP_RNG_SCHEDULER = 8, /* per scheduler */
-    MPP_RNG_NODE = 9       /* per node processor */
+    MPP_RNG_NODE = 9,      /* per node processor */
+    MPP_RNG_PORTS = 10     /* per source node: all-port injection link choice */
 };
 
 static inline uint64_t mpp_rng_splitmix(uint64_t *x)

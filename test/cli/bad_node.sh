@@ -74,6 +74,19 @@ expect_bad preset_bad_node_key "cpu_ghz.*cpu_mhz" run exp.yaml node.cpu_ghz=1
 mk preset_bad_node_key_file 's/^workload:/node:\n  cpu_ghz: 1\nworkload:/'
 expect_bad preset_bad_node_key_file "exp\.yaml:[0-9]+:[0-9]+.*cpu_ghz.*cpu_mhz" run exp.yaml
 
+# node.ports: all where no node would have a second link (a 1x2 mesh, a
+# hypercube of dimension 1): refused, located at the key in the file, or
+# naming it when given on the command line.
+small_exp | sed -e 's/rows: 4, cols: 4/rows: 1, cols: 2/' \
+    -e 's/^workload:/node:\n  ports: all\nworkload:/' >"$T/ports_all_1x2.yaml"
+expect_bad ports_all_1x2 "exp\.yaml:[0-9]+:[0-9]+.*node\.ports: all.*mesh.*no node has more than one link" \
+    run exp.yaml
+small_exp >"$T/ports_all_hcube1.yaml"
+expect_bad ports_all_hcube1 "node\.ports: all.*hypercube.*no node has more than one link" run exp.yaml \
+    network.topology=hypercube network.hypercube.dim=1 node.ports=all
+small_exp >"$T/ports_bad_value.yaml"
+expect_bad ports_bad_value "node\.ports.*auto.*one.*all" run exp.yaml node.ports=two
+
 # nic: model needs processors, i.e. the messages workload.
 small_exp >"$T/nic_model_synthetic.yaml"
 expect_bad nic_model_synthetic "nic.*model.*messages" run exp.yaml \
