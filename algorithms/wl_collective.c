@@ -160,7 +160,7 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
                            "workload.chunk = %llu bytes is larger than the message (bytes = "
                            "%llu)",
                            (unsigned long long)c->chunk, (unsigned long long)c->bytes);
-    bool all_port = t->node_link_base[1] - t->node_link_base[0] > 1; /* TODO ports merge */
+    bool all_port = mpp_sim_all_port(s);
     mpp_coll_args a = {.root = c->root, .M = c->bytes, .chunk = c->chunk,
                        .all_port = all_port, .alg = c->alg};
     uint64_t items = c->collective->nitems(&a, g);
