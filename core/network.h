@@ -180,8 +180,10 @@ typedef struct mpp_net {
 /* Build the network of section nc on topology t (t must outlive the
  * network); seed derives the routers' streams. With nc->nic == model each
  * node link's ejection is limited by its share of a receive FIFO of
- * fifo_packets packets of packet_flits flits. Checks VC classes against
- * the routing's needs. Returns 0 or an error. */
+ * fifo_packets packets of packet_flits flits, in equal shares of its links;
+ * on an all-port direct network (t->pair_link) a share of less than one
+ * packet is refused (MPP_EINVAL naming the recv_fifo_packets needed).
+ * Checks VC classes against the routing's needs. Returns 0 or an error. */
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err);
 void mpp_net_free(mpp_net *n);

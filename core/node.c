@@ -19,6 +19,15 @@
  * networks), so the handshake is never blocked behind data; the processor
  * looks at interface 1 first.
  *
+ * All-port on a mesh or hypercube (node.ports: all, env.queue_for): each
+ * node link has its own send FIFO per interface, send_fifo_packets deep,
+ * and a packet goes to the one of the link paired with its first hop
+ * (core/sim.c decides; queue_for says which, without changing anything).
+ * A processor with data of several messages writes them one packet at a
+ * time, round-robin over the messages whose link FIFO has room (data_pick,
+ * data_turn), so it feeds all its links. Everywhere else (one-port, auto,
+ * the fat tree's shared FIFO) nothing of this applies.
+ *
  * Packets of a message (kind in the packet's tag, with the message id):
  *
  *   sync (blocking, three-phase; CMMD send/receive):

@@ -182,9 +182,10 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
         uint32_t r = t->port_router[t->link_port[t->node_link_base[n]]];
         if (node_at[r] != MPP_TOPO_NONE) {
             rc = mpp_err_set(err, MPP_EINVAL,
-                             "node.ports: all on the %s topology: router %u serves several "
-                             "nodes, so its router-router ports cannot be paired with one "
-                             "node's links",
+                             "node.ports: all is refused on this %s: every node has a single "
+                             "link, and router %u serves several nodes, so its router-router "
+                             "ports cannot be paired with one node's extra links; use ports: "
+                             "one or auto",
                              name, r);
             goto out;
         }

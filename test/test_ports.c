@@ -459,6 +459,10 @@ static void test_refusals(void)
     test_mesh(&c, 2, 1);
     test_set(&c, "node.ports", "all");
     refused(&c, "node.ports: all", "no node has more than one link");
+    /* a fat tree whose nodes have one link each (four to a router) */
+    cm5(&c, "all");
+    test_set(&c, "network.cm5-fattree.node_links", "1");
+    refused(&c, "node.ports: all", "cm5-fattree");
     /* a receive FIFO too small for a packet per link */
     mpp_config_defaults(&c);
     test_hcube(&c, 3);
