@@ -1,4 +1,4 @@
-# test/cli/bad_node.sh — bad node, machine-preset and messages-workload
+# test/cli/bad_node.sh — bad node, machine-preset, messages- and collective-workload
 # input: every case must give exit status 2, a clear message on stderr and
 # no output directory or file. Also checks that `mppnet list presets`
 # shows the shipped presets.
@@ -165,6 +165,29 @@ for c in "bad_sched_paradigm|paradigm.*published, sync|workload.paradigm=sync2" 
          "bad_pack|workload\.pack.*true or false|workload.pack=sometimes"; do
     IFS='|' read -r name pat ov <<<"$c"
     cp "$T/sched.yaml" "$T/$name.yaml"
+    # shellcheck disable=SC2086
+    expect_bad "$name" "$pat" run exp.yaml $ov
+    [ -e "$T/$name/out" ] && fail "$name: wrote $T/$name/out"
+done
+
+# The collective workload: a tree collective on a group that is not a power
+# of two, a root out of range, a chunk larger than the message, an unknown
+# collective.
+cat >"$T/coll.yaml" <<'YAML'
+mppnet: 1
+name: coll
+machine: hypercube
+network: {hypercube: {dim: 3}}
+workload: {type: collective, collective: binomial, bytes: 256}
+output: {dir: out, plot: false}
+YAML
+for c in "coll_not_cube|msbt needs a power-of-two.*7 .*linear runs on any size|network.topology=mesh network.mesh.rows=1 network.mesh.cols=7 workload.collective=msbt" \
+         "coll_root|workload\.root = 8 is out of range.*0\.\.7|workload.root=8" \
+         "coll_chunk|workload\.chunk = 512 bytes is larger than the message|workload.chunk=512" \
+         "coll_unknown|command line: workload\.collective=tree.*unknown collective 'tree'.*binomial, msbt|workload.collective=tree" \
+         "coll_array|workload\.array 3x3 does not cover the machine's 8 nodes|workload.groups=rows workload.array=3x3"; do
+    IFS='|' read -r name pat ov <<<"$c"
+    cp "$T/coll.yaml" "$T/$name.yaml"
     # shellcheck disable=SC2086
     expect_bad "$name" "$pat" run exp.yaml $ov
     [ -e "$T/$name/out" ] && fail "$name: wrote $T/$name/out"
