@@ -641,6 +641,58 @@ uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k)
     return bytes - off < chunk ? bytes - off : chunk;
 }
 
+/* --- shared by the broadcasts ---------------------------------------------- */
+
+uint64_t mpp_coll_bcast_nitems(const mpp_coll_args *a, uint32_t g)
+{
+    (void)g;
+    return mpp_coll_pieces(a->M, a->chunk);
+}
+
+void mpp_coll_bcast_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes,
+                          uint32_t *origin)
+{
+    (void)g;
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
+    for (uint32_t k = 0; k < C; k++) {
+        bytes[k] = mpp_coll_piece_bytes(a->M, a->chunk, k);
+        origin[k] = a->root;
+    }
+}
+
+bool mpp_coll_wants_all(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
+{
+    (void)a, (void)g, (void)m, (void)i;
+    return true;
+}
+
+int mpp_coll_tree_alloc(uint32_t g, size_t words, uint32_t **mem, mpp_coll_flow **f,
+                        mpp_err *err)
+{
+    *mem = malloc((words ? words : 1) * sizeof **mem);
+    *f = mpp_coll_flow_new(g, err);
+    if (!*mem || !*f) {
+        free(*mem);
+        mpp_coll_flow_free(*f);
+        *mem = NULL;
+        *f = NULL;
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+int mpp_coll_tree_finish(mpp_coll_flow *f, uint32_t *mem, mpp_coll_plan *pl, int rc,
+                         mpp_err *err)
+{
+    if (rc)
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    else
+        rc = mpp_coll_flow_run(f, pl, err);
+    mpp_coll_flow_free(f);
+    free(mem);
+    return rc;
+}
+
 /* --- planning the groups ---------------------------------------------------- */
 
 int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_coll_args *a,
@@ -732,13 +784,10 @@ int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g), parts = pers_parts(a, g);
     if (g < 2)
         return 0;
-    uint32_t *mem = malloc(((size_t)parts * 3 + 1) * g * sizeof *mem);
-    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
-    if (!mem || !f) {
-        free(mem);
-        mpp_coll_flow_free(f);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
+    uint32_t *mem;
+    mpp_coll_flow *f;
+    if (mpp_coll_tree_alloc(g, ((size_t)parts * 3 + 1) * g, &mem, &f, err))
+        return MPP_ENOMEM;
     uint32_t *scratch = mem + (size_t)parts * 3 * g;
     for (uint32_t j = 0; j < parts; j++) {
         uint32_t *parent = mem + (size_t)j * 3 * g, *order = parent + g;
@@ -768,13 +817,7 @@ int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_
                 if (d != a->root)
                     rc = mpp_coll_tree_path(f, parent, edge, d, i, up, scratch);
         }
-    if (rc)
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    else
-        rc = mpp_coll_flow_run(f, pl, err);
-    mpp_coll_flow_free(f);
-    free(mem);
-    return rc;
+    return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
 /* One-port, whole blocks: the root sends (scatter) or receives (gather)

@@ -239,6 +239,19 @@ double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t
 uint32_t mpp_coll_pieces(uint64_t bytes, uint64_t chunk);
 uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k);
 
+/* Shared by the plug-ins: the broadcasts' items (the message cut into
+ * pieces at the root) and wants (every member, every item); a tree
+ * plug-in's scratch (`words` uint32_t) and flow, and its end: run the flow
+ * (rc 0) or report out of memory (rc != 0), then free both. */
+uint64_t mpp_coll_bcast_nitems(const mpp_coll_args *a, uint32_t g);
+void mpp_coll_bcast_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes,
+                          uint32_t *origin);
+bool mpp_coll_wants_all(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i);
+int mpp_coll_tree_alloc(uint32_t g, size_t words, uint32_t **mem, mpp_coll_flow **f,
+                        mpp_err *err);
+int mpp_coll_tree_finish(mpp_coll_flow *f, uint32_t *mem, mpp_coll_plan *pl, int rc,
+                         mpp_err *err);
+
 /* Scatter and gather (one-to-all and all-to-one personalized): block d is
  * member d's (M bytes), one part on the SBT with one-port nodes, n parts on
  * the n rotated trees of MSBT with all-port nodes, each cut into pieces of

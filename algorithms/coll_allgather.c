@@ -56,12 +56,6 @@ static void ag_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32
     }
 }
 
-static bool ag_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
-{
-    (void)a, (void)g, (void)m, (void)i;
-    return true;
-}
-
 static int exchange(mpp_coll_plan *pl, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
@@ -90,13 +84,10 @@ static int exchange(mpp_coll_plan *pl, mpp_err *err)
 static int trees(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
-    uint32_t *mem = malloc(((size_t)n * 3 + 1) * g * sizeof *mem);
-    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
-    if (!mem || !f) {
-        free(mem);
-        mpp_coll_flow_free(f);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
+    uint32_t *mem;
+    mpp_coll_flow *f;
+    if (mpp_coll_tree_alloc(g, ((size_t)n * 3 + 1) * g, &mem, &f, err))
+        return MPP_ENOMEM;
     uint32_t *scratch = mem + (size_t)n * 3 * g;
     uint64_t per = ag_per(a, g);
     int rc = 0;
@@ -120,13 +111,7 @@ static int trees(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
                 rc = mpp_coll_tree_bcast(f, parent, order, g, edge, (uint32_t)i, scratch);
         }
     }
-    if (rc)
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    else
-        rc = mpp_coll_flow_run(f, pl, err);
-    mpp_coll_flow_free(f);
-    free(mem);
-    return rc;
+    return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
 static int ag_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
@@ -170,7 +155,7 @@ const mpp_coll_ops mpp_coll_allgather = {
     .rooted = false,
     .nitems = ag_nitems,
     .items = ag_items,
-    .wants = ag_wants,
+    .wants = mpp_coll_wants_all,
     .build = ag_build,
     .analytic = ag_analytic,
     .bound = ag_bound,

@@ -7,52 +7,21 @@
 
 #include "algorithms/coll.h"
 
-static uint64_t bn_nitems(const mpp_coll_args *a, uint32_t g)
-{
-    (void)g;
-    return mpp_coll_pieces(a->M, a->chunk);
-}
-
-static void bn_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
-{
-    (void)g;
-    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
-    for (uint32_t k = 0; k < C; k++) {
-        bytes[k] = mpp_coll_piece_bytes(a->M, a->chunk, k);
-        origin[k] = a->root;
-    }
-}
-
-static bool bn_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
-{
-    (void)a, (void)g, (void)m, (void)i;
-    return true;
-}
-
 static int bn_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
     if (g < 2)
         return 0;
-    uint32_t *parent = malloc(4 * (size_t)g * sizeof *parent);
-    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
-    if (!parent || !f) {
-        free(parent);
-        mpp_coll_flow_free(f);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
+    uint32_t *parent;
+    mpp_coll_flow *f;
+    if (mpp_coll_tree_alloc(g, 4 * (size_t)g, &parent, &f, err))
+        return MPP_ENOMEM;
     uint32_t *order = parent + g, *edge = order + g, *scratch = edge + g;
     mpp_coll_tree_sbt(n, a->root, parent, order);
     int rc = mpp_coll_tree_edges(f, parent, order, g, edge, false);
     for (uint32_t k = 0; k < pl->nitems && !rc; k++)
         rc = mpp_coll_tree_bcast(f, parent, order, g, edge, k, scratch);
-    if (rc)
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    else
-        rc = mpp_coll_flow_run(f, pl, err);
-    mpp_coll_flow_free(f);
-    free(parent);
-    return rc;
+    return mpp_coll_tree_finish(f, parent, pl, rc, err);
 }
 
 /* one-port: the root sends each of the C pieces to its n children in turn
@@ -81,9 +50,9 @@ const mpp_coll_ops mpp_coll_binomial = {
     .help = "one-to-all broadcast down the spanning binomial tree (pipelined in chunks)",
     .groups = MPP_COLL_CUBE,
     .rooted = true,
-    .nitems = bn_nitems,
-    .items = bn_items,
-    .wants = bn_wants,
+    .nitems = mpp_coll_bcast_nitems,
+    .items = mpp_coll_bcast_items,
+    .wants = mpp_coll_wants_all,
     .build = bn_build,
     .analytic = bn_analytic,
     .bound = bn_bound,

@@ -11,28 +11,6 @@
 
 #define NONE UINT32_MAX
 
-static uint64_t li_nitems(const mpp_coll_args *a, uint32_t g)
-{
-    (void)g;
-    return mpp_coll_pieces(a->M, a->chunk);
-}
-
-static void li_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
-{
-    (void)g;
-    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
-    for (uint32_t k = 0; k < C; k++) {
-        bytes[k] = mpp_coll_piece_bytes(a->M, a->chunk, k);
-        origin[k] = a->root;
-    }
-}
-
-static bool li_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
-{
-    (void)a, (void)g, (void)m, (void)i;
-    return true;
-}
-
 /* The halving tree over positions: parent[] and a level order (members). */
 static void halving_tree(uint32_t g, uint32_t root, uint32_t *parent, uint32_t *order,
                          uint32_t *lo, uint32_t *len)
@@ -75,26 +53,17 @@ static int li_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     uint32_t g = pl->grp.g;
     if (g < 2)
         return 0;
-    uint32_t *parent = malloc(8 * (size_t)g * sizeof *parent);
-    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
-    if (!parent || !f) {
-        free(parent);
-        mpp_coll_flow_free(f);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
+    uint32_t *parent;
+    mpp_coll_flow *f;
+    if (mpp_coll_tree_alloc(g, 8 * (size_t)g, &parent, &f, err))
+        return MPP_ENOMEM;
     uint32_t *order = parent + g, *edge = order + g, *scratch = edge + g, *lo = scratch + g,
              *len = lo + 2 * (size_t)g;
     halving_tree(g, a->root, parent, order, lo, len);
     int rc = mpp_coll_tree_edges(f, parent, order, g, edge, false);
     for (uint32_t k = 0; k < pl->nitems && !rc; k++)
         rc = mpp_coll_tree_bcast(f, parent, order, g, edge, k, scratch);
-    if (rc)
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    else
-        rc = mpp_coll_flow_run(f, pl, err);
-    mpp_coll_flow_free(f);
-    free(parent);
-    return rc;
+    return mpp_coll_tree_finish(f, parent, pl, rc, err);
 }
 
 /* L = ceil(log2 g) levels; the root sends each piece L times (one-port),
@@ -122,9 +91,9 @@ const mpp_coll_ops mpp_coll_linear = {
     .help = "one-to-all broadcast by halving on the machine seen as a linear array (any size)",
     .groups = MPP_COLL_ANY,
     .rooted = true,
-    .nitems = li_nitems,
-    .items = li_items,
-    .wants = li_wants,
+    .nitems = mpp_coll_bcast_nitems,
+    .items = mpp_coll_bcast_items,
+    .wants = mpp_coll_wants_all,
     .build = li_build,
     .analytic = li_analytic,
     .bound = li_bound,

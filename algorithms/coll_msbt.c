@@ -35,24 +35,15 @@ static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32
     }
 }
 
-static bool ms_wants(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i)
-{
-    (void)a, (void)g, (void)m, (void)i;
-    return true;
-}
-
 static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
     if (g < 2)
         return 0;
-    uint32_t *mem = malloc(((size_t)n * 3 + 1) * g * sizeof *mem);
-    mpp_coll_flow *f = mpp_coll_flow_new(g, err);
-    if (!mem || !f) {
-        free(mem);
-        mpp_coll_flow_free(f);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
+    uint32_t *mem;
+    mpp_coll_flow *f;
+    if (mpp_coll_tree_alloc(g, ((size_t)n * 3 + 1) * g, &mem, &f, err))
+        return MPP_ENOMEM;
     uint32_t *scratch = mem + (size_t)n * 3 * g;
     int rc = 0;
     /* every tree's edges first, level by level across the trees, so that a
@@ -77,13 +68,7 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
         for (uint32_t k = 0; k < C && !rc; k++, i++)
             rc = mpp_coll_tree_bcast(f, parent, order, g, edge, i, scratch);
     }
-    if (rc)
-        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    else
-        rc = mpp_coll_flow_run(f, pl, err);
-    mpp_coll_flow_free(f);
-    free(mem);
-    return rc;
+    return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
 /* C pieces of q = M / (n C) bytes per tree. all-port: a piece per tree and
@@ -116,7 +101,7 @@ const mpp_coll_ops mpp_coll_msbt = {
     .rooted = true,
     .nitems = ms_nitems,
     .items = ms_items,
-    .wants = ms_wants,
+    .wants = mpp_coll_wants_all,
     .build = ms_build,
     .analytic = ms_analytic,
     .bound = ms_bound,
