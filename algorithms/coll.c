@@ -61,6 +61,8 @@ int mpp_coll_plan_init(mpp_coll_plan *pl, uint32_t N, int paradigm, uint64_t chu
     return 0;
 }
 
+static void lazy_free(mpp_coll_plan *pl);
+
 void mpp_coll_group_end(mpp_coll_plan *pl)
 {
     free(pl->item_bytes);
@@ -71,6 +73,7 @@ void mpp_coll_group_end(mpp_coll_plan *pl)
     free(pl->recvs);
     free(pl->touched);
     free(pl->touched_mark);
+    lazy_free(pl);
     pl->item_bytes = NULL;
     pl->held = pl->inc = NULL;
     pl->recvd = NULL;
@@ -158,8 +161,17 @@ static void touch(mpp_coll_plan *pl, uint32_t m)
     }
 }
 
+static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
+                   uint64_t bytes, uint32_t ready, mpp_err *err);
+
 int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
                   mpp_err *err)
+{
+    return mpp_coll_send_ready(pl, a, b, it, n, MPP_COLL_UNKNOWN, err);
+}
+
+int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                        uint64_t n, uint32_t ready, mpp_err *err)
 {
     assert(pl->in_step && a != b && a < pl->grp.g && b < pl->grp.g && n >= 1);
     if (pl->nmsgs >= MPP_COLL_MAX_MSGS)
@@ -189,6 +201,13 @@ int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
                 (*c)++;
         }
     }
+    return add_msg(pl, a, b, it, n, bytes, ready, err);
+}
+
+/* Append the message a -> b of n items (it) and `bytes` to the open step. */
+static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
+                   uint64_t bytes, uint32_t ready, mpp_err *err)
+{
     if (pl->ncur == pl->cur_cap) {
         uint32_t cap = pl->cur_cap ? pl->cur_cap * 2 : 64;
         mpp_coll_msg *nc = realloc(pl->cur, cap * sizeof *nc);
@@ -207,8 +226,9 @@ int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
         pl->cur_items = ni;
         pl->cur_items_cap = cap;
     }
-    memcpy(pl->cur_items + pl->ncur_items, it, n * sizeof *it);
-    pl->cur[pl->ncur++] = (mpp_coll_msg){a, b, pl->ncur_items, n, bytes};
+    if (n)
+        memcpy(pl->cur_items + pl->ncur_items, it, n * sizeof *it);
+    pl->cur[pl->ncur++] = (mpp_coll_msg){a, b, ready, pl->ncur_items, n, bytes};
     pl->ncur_items += n;
     pl->sends[a]++;
     pl->recvs[b]++;
@@ -222,12 +242,128 @@ int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
 }
 
 /* The open step's operations (the table at the top). */
+/* Lazy waits (coll.h): post member m's receives of steps <= upto, oldest
+ * first. */
+static int lazy_post(mpp_coll_plan *pl, uint32_t m, uint32_t upto, mpp_err *err)
+{
+    int rc = 0;
+    while (!rc && pl->pend_head[m] != NONE && pl->pend[pl->pend_head[m]].step <= upto) {
+        const mpp_coll_pend *r = &pl->pend[pl->pend_head[m]];
+        rc = mpp_progbuild_add(&pl->pb, pl->grp.node[m],
+                               (mpp_op){.code = MPP_OP_IRECV, .peer = r->peer, .tag = r->tag},
+                               err);
+        pl->pend_head[m] = r->next;
+    }
+    if (pl->pend_head[m] == NONE)
+        pl->pend_tail[m] = NONE;
+    return rc;
+}
+
+/* The open step's operations with lazy waits: the step's receives join
+ * their members' lists, then the sends are made (a send that forwards what
+ * its member received in this very step waits for it). */
+static int emit_lazy(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
+{
+    const uint32_t *node = pl->grp.node;
+    int rc = 0;
+    for (uint32_t k = 0; k < pl->ncur; k++) {
+        const mpp_coll_msg *t = &pl->cur[k];
+        if (pl->npend == pl->pend_cap) {
+            uint32_t cap = pl->pend_cap ? pl->pend_cap * 2 : 256;
+            mpp_coll_pend *np = cap > pl->pend_cap ? realloc(pl->pend, (size_t)cap * sizeof *np)
+                                                   : NULL;
+            if (!np)
+                return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            pl->pend = np;
+            pl->pend_cap = cap;
+        }
+        uint32_t c = pl->npend++, b = t->to;
+        pl->pend[c] = (mpp_coll_pend){node[t->from], tag, pl->step, NONE};
+        if (pl->pend_tail[b] != NONE)
+            pl->pend[pl->pend_tail[b]].next = c;
+        else
+            pl->pend_head[b] = c;
+        pl->pend_tail[b] = c;
+        pl->open[b] = 1;
+    }
+    for (uint32_t k = 0; k < pl->ncur && !rc; k++) {
+        const mpp_coll_msg *t = &pl->cur[k];
+        uint32_t a = t->from;
+        if (t->ready != MPP_COLL_ORIGIN &&
+            (t->ready == MPP_COLL_UNKNOWN || t->ready >= pl->waited[a])) {
+            uint32_t upto = t->ready == MPP_COLL_UNKNOWN ? pl->step : t->ready;
+            rc = lazy_post(pl, a, upto, err);
+            if (!rc)
+                rc = mpp_progbuild_add(&pl->pb, node[a], (mpp_op){.code = MPP_OP_WAIT}, err);
+            pl->waited[a] = upto + 1;
+        }
+        if (!rc)
+            rc = mpp_progbuild_add(&pl->pb, node[a],
+                                   (mpp_op){.code = MPP_OP_ISEND, .paradigm = (uint8_t)pl->paradigm,
+                                            .peer = node[t->to], .tag = tag, .bytes = t->bytes},
+                                   err);
+        pl->open[a] = 1;
+    }
+    return rc;
+}
+
+static void lazy_free(mpp_coll_plan *pl)
+{
+    free(pl->waited);
+    free(pl->open);
+    free(pl->pend_head);
+    free(pl->pend_tail);
+    free(pl->pend);
+    pl->waited = pl->pend_head = pl->pend_tail = NULL;
+    pl->open = NULL;
+    pl->pend = NULL;
+    pl->npend = pl->pend_cap = 0;
+    pl->lazy = false;
+}
+
+int mpp_coll_lazy_begin(mpp_coll_plan *pl, mpp_err *err)
+{
+    assert(!pl->lazy && !pl->in_step && pl->paradigm == MPP_PARADIGM_AM_PUT);
+    uint32_t g = pl->grp.g ? pl->grp.g : 1;
+    pl->waited = calloc(g, sizeof *pl->waited);
+    pl->open = calloc(g, 1);
+    pl->pend_head = malloc(g * sizeof *pl->pend_head);
+    pl->pend_tail = malloc(g * sizeof *pl->pend_tail);
+    if (!pl->waited || !pl->open || !pl->pend_head || !pl->pend_tail) {
+        lazy_free(pl);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    for (uint32_t m = 0; m < g; m++)
+        pl->pend_head[m] = pl->pend_tail[m] = NONE;
+    pl->lazy = true;
+    return 0;
+}
+
+int mpp_coll_lazy_end(mpp_coll_plan *pl, mpp_err *err)
+{
+    int rc = 0;
+    if (!pl->lazy)
+        return 0;
+    if (pl->flags & MPP_COLL_PROGRAMS)
+        for (uint32_t m = 0; m < pl->grp.g && !rc; m++)
+            if (pl->open[m]) {
+                rc = lazy_post(pl, m, NONE, err);
+                if (!rc)
+                    rc = mpp_progbuild_add(&pl->pb, pl->grp.node[m],
+                                           (mpp_op){.code = MPP_OP_WAIT}, err);
+            }
+    lazy_free(pl);
+    return rc;
+}
+
 static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
 {
     bool async = pl->paradigm != MPP_PARADIGM_SYNC;
     uint8_t par = (uint8_t)pl->paradigm;
     const uint32_t *node = pl->grp.node;
     int rc = 0;
+    if (pl->lazy)
+        return emit_lazy(pl, tag, err);
     for (uint32_t k = 0; k < pl->ncur && !rc; k++) {
         const mpp_coll_msg *t = &pl->cur[k];
         bool lone = pl->recvs[t->to] == 1 && pl->sends[t->to] == 0;

@@ -104,14 +104,32 @@ typedef struct mpp_coll_plan {
     uint32_t steps_used;     /* most steps that sent something, over the groups */
     uint64_t *node_bytes_sent, *node_bytes_recv; /* [N] */
     mpp_progbuild pb;        /* PROGRAMS */
+    /* lazy waits (mpp_coll_lazy_begin): per member of the open group */
+    bool lazy;
+    uint32_t *waited;        /* [g] steps whose receives a WAIT has covered */
+    uint8_t *open;           /* [g] operations issued since the last WAIT */
+    uint32_t *pend_head, *pend_tail; /* [g] receives not posted yet, oldest first */
+    struct mpp_coll_pend *pend;      /* their list cells */
+    uint32_t npend, pend_cap;
 } mpp_coll_plan;
+
+/* A receive of lazy waits, posted when it is waited for. */
+typedef struct mpp_coll_pend {
+    uint32_t peer, tag, step, next;
+} mpp_coll_pend;
 
 /* One message of a step: items cur_items[first .. first + n). */
 typedef struct mpp_coll_msg {
     uint32_t from, to;       /* members */
+    uint32_t ready;          /* the step its sender received the last of them in */
     uint64_t first, n;
     uint64_t bytes;
 } mpp_coll_msg;
+
+/* mpp_coll_send_ready's `ready`: the sender held the items from the start,
+ * or it is not known when it received them. */
+#define MPP_COLL_ORIGIN UINT32_MAX
+#define MPP_COLL_UNKNOWN (UINT32_MAX - 1)
 
 /* Start a plan on N nodes. Fails with MPP_ENOMEM; pl then holds nothing. */
 int mpp_coll_plan_init(mpp_coll_plan *pl, uint32_t N, int paradigm, uint64_t chunk,
@@ -134,6 +152,21 @@ void mpp_coll_step_begin(mpp_coll_plan *pl);
  * MPP_EINVAL above MPP_COLL_MAX_MSGS, or MPP_ENOMEM. */
 int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
                   mpp_err *err);
+/* mpp_coll_send, saying in which step of the group (pl->step when it was
+ * open) the sender received the last of the items (MPP_COLL_ORIGIN: it held
+ * them from the start). Only lazy waits use it. */
+int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                        uint64_t n, uint32_t ready, mpp_err *err);
+/* Lazy waits, for schedules in which a node's steps need not wait for each
+ * other (non-blocking paradigms that need no posted receive to deliver:
+ * am_put): a member makes its sends as they come, each preceded by a WAIT
+ * only when it forwards items received in a step no WAIT has covered yet;
+ * a receive is posted just before the WAIT that needs it (a WAIT waits for
+ * every posted receive), the rest before the WAIT lazy_end closes every
+ * member's program with. Between begin and end of one group. begin fails
+ * with MPP_ENOMEM, end as mpp_progbuild_add. */
+int mpp_coll_lazy_begin(mpp_coll_plan *pl, mpp_err *err);
+int mpp_coll_lazy_end(mpp_coll_plan *pl, mpp_err *err);
 /* End the step: programs, holdings. A step that sent nothing is dropped. */
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err);
 

@@ -3,9 +3,11 @@
  * the message into n parts, part j goes to root ^ 2^j and down the SBT
  * rooted there on addresses rotated by j, in pieces of `chunk` bytes. The
  * parts differ by at most one byte (the first M mod n are one larger). */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "algorithms/coll.h"
+#include "core/sections.h"
 
 static uint64_t part_bytes(uint64_t M, uint32_t n, uint32_t j)
 {
@@ -35,11 +37,87 @@ static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32
     }
 }
 
+/* One-port nodes: the dimension-cycling schedule of Johnsson and Ho. In
+ * step t every node sends only across dimension t mod n: the source sends
+ * piece k of part j to the root of tree j in step j + n k, and a node that
+ * received a piece in step u forwards it to its child across dimension d in
+ * the first step after u that is d mod n. The trees' directed edges are
+ * disjoint, so in a step a node sends at most one message and receives at
+ * most one; piece k of a tree crosses every edge n k steps after piece 0.
+ * The last piece reaches the deepest node in step max_j (j + n C_j) - 1. */
+static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
+{
+    uint32_t g = pl->grp.g, n = mpp_coll_log2(g), s = a->root;
+    const uint32_t NONE = UINT32_MAX;
+    /* t0[j g + v]: the step piece 0 of tree j reaches v; tree[x n + d]: the
+     * tree whose edge x -> x ^ 2^d is; parent, order: one tree's */
+    uint32_t *mem = malloc(((size_t)n * g * 2 + (size_t)g * 2 + (size_t)n * 2) * sizeof *mem);
+    if (!mem)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    uint32_t *t0 = mem, *tree = t0 + (size_t)n * g, *parent = tree + (size_t)n * g;
+    uint32_t *order = parent + g, *C = order + g, *base = C + n;
+    uint64_t T = 0;
+    for (size_t i = 0; i < (size_t)n * g; i++)
+        tree[i] = NONE;
+    for (uint32_t j = 0, b = 0; j < n; j++) {
+        C[j] = mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk);
+        base[j] = b;
+        b += C[j];
+        mpp_coll_tree_msbt(n, s, j, parent, order);
+        uint32_t *tj = t0 + (size_t)j * g;
+        tj[s] = NONE;
+        for (uint32_t k = 1; k < g; k++) {
+            uint32_t v = order[k], p = parent[v], d = mpp_coll_log2(p ^ v);
+            uint32_t t = p == s ? j : tj[p] + 1 + (d + n - (tj[p] + 1) % n) % n;
+            assert(tree[(size_t)p * n + d] == NONE && t % n == d);
+            tree[(size_t)p * n + d] = j;
+            tj[v] = t;
+            if ((uint64_t)t + (uint64_t)n * (C[j] - 1) + 1 > T)
+                T = (uint64_t)t + (uint64_t)n * (C[j] - 1) + 1;
+        }
+    }
+    /* pstep[t]: the plan's number of step t (steps that send nothing are
+     * dropped); with am_put a node waits only for the receive of what it
+     * forwards next (lazy waits) */
+    uint32_t *pstep = T <= UINT32_MAX ? malloc((size_t)(T ? T : 1) * sizeof *pstep) : NULL;
+    if (!pstep) {
+        free(mem);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    int rc = pl->paradigm == MPP_PARADIGM_AM_PUT ? mpp_coll_lazy_begin(pl, err) : 0;
+    for (uint64_t t = 0; t < T && !rc; t++) {
+        uint32_t d = (uint32_t)(t % n);
+        pstep[t] = pl->step;
+        mpp_coll_step_begin(pl);
+        for (uint32_t x = 0; x < g && !rc; x++) {
+            uint32_t j = tree[(size_t)x * n + d], y = x ^ (1u << d);
+            if (j == NONE || t < t0[(size_t)j * g + y])
+                continue;
+            uint64_t k = (t - t0[(size_t)j * g + y]) / n;
+            if (k < C[j]) {
+                uint32_t item = base[j] + (uint32_t)k;
+                uint32_t ready = x == s ? MPP_COLL_ORIGIN
+                                        : pstep[t0[(size_t)j * g + x] + (uint64_t)n * k];
+                rc = mpp_coll_send_ready(pl, x, y, &item, 1, ready, err);
+            }
+        }
+        if (!rc)
+            rc = mpp_coll_step_end(pl, err);
+    }
+    if (!rc)
+        rc = mpp_coll_lazy_end(pl, err);
+    free(pstep);
+    free(mem);
+    return rc;
+}
+
 static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
     if (g < 2)
         return 0;
+    if (!a->all_port)
+        return ms_build_one_port(pl, a, err);
     uint32_t *mem;
     mpp_coll_flow *f;
     if (mpp_coll_tree_alloc(g, ((size_t)n * 3 + 1) * g, &mem, &f, err))
@@ -72,8 +150,9 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 }
 
 /* C pieces of q = M / (n C) bytes per tree. all-port: a piece per tree and
- * step on every link, n + 1 levels deep (C + n steps); one-port: each node
- * sends its n trees' pieces of a step in turn (and reads as many). */
+ * step on every link, n + 1 levels deep (C + n steps); one-port: the
+ * dimension-cycling schedule, max_j (j + n C_j) steps of one message sent
+ * and one received per node. */
 static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t n = m->n;
@@ -82,8 +161,15 @@ static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint64_t B = a->M / n + (a->M % n ? 1 : 0);
     uint32_t C = mpp_coll_pieces(B, a->chunk);
     uint64_t q = mpp_coll_piece_bytes(B, a->chunk, 0);
-    if (!m->all_port)
-        return (double)(C + n) * n * mpp_coll_msg_time(m, q, 1, 1, 1);
+    if (!m->all_port) {
+        uint64_t T = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t Bj = a->M / n + (j < a->M % n ? 1 : 0);
+            uint64_t t = j + (uint64_t)n * mpp_coll_pieces(Bj, a->chunk);
+            T = t > T ? t : T;
+        }
+        return (double)T * mpp_coll_msg_time(m, q, 1, 1, 1);
+    }
     return (double)(C + n) * mpp_coll_msg_time(m, q, 1, n, n);
 }
 
