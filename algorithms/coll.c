@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/sections.h"
+#include "core/topo.h"
 
 #define NONE UINT32_MAX
 
@@ -748,12 +749,36 @@ void mpp_coll_tree_msbt(uint32_t n, uint32_t s, uint32_t j, uint32_t *parent, ui
 
 /* --- the message model ------------------------------------------------------ */
 
+double mpp_coll_flits(const mpp_coll_model *m, uint64_t B)
+{
+    uint64_t P = mpp_packet_count(&m->pk, B);
+    return (double)(P - 1) * m->pk.full_flits + mpp_packet_flits_of(&m->pk, B, P - 1);
+}
+
+double mpp_coll_occupancy(const mpp_coll_model *m, uint64_t B, uint32_t ks)
+{
+    double f = mpp_coll_flits(m, B), c = (double)mpp_packet_count(&m->pk, B) * ks * m->w;
+    return f > c ? f : c;
+}
+
+double mpp_coll_hops(const mpp_coll_model *m, uint32_t a, uint32_t b)
+{
+    if (!m->topo || !m->node)
+        return m->hops_mean;
+    return m->topo->ops->distance(m->topo, m->node[a], m->node[b]);
+}
+
+double mpp_coll_latency(const mpp_coll_model *m, double h)
+{
+    return (h + 1) * m->rd + (h + 2) * m->ll;
+}
+
 double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                          uint32_t kr)
 {
-    uint64_t P = B ? (B + m->payload - 1) / m->payload : 1;
-    /* the data: first packet written, every flit on the link, the hops */
-    double net = m->w + m->alpha + (double)B * m->byte + (double)P * m->pkt_link + h * m->hop;
+    uint64_t P = mpp_packet_count(&m->pk, B);
+    /* the data: first packet written, every flit through the channels */
+    double net = m->w + mpp_coll_flits(m, B) + mpp_coll_latency(m, h);
     /* the processors: the receiver posts its receive and reads every packet
      * but the last; with ks, kr other messages' packets written and read
      * in between */
@@ -961,27 +986,101 @@ int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_
  * each; pipelined, (g-1) C pieces in turn and n - 1 levels to fill. All-
  * port: the n trees share the work, each carrying (g-1) pieces of M/n per
  * piece step on its own link. */
+/* Sum over the pieces of B bytes cut at chunk of the message time (or,
+ * with occ, the occupancy) of each. */
+static double pieces_sum(const mpp_coll_model *m, uint64_t B, uint64_t chunk, bool occ,
+                         uint32_t ks, uint32_t kr)
+{
+    uint32_t C = mpp_coll_pieces(B, chunk);
+    double t = 0;
+    for (uint32_t k = 0; k < C; k++) {
+        uint64_t q = mpp_coll_piece_bytes(B, chunk, k);
+        t += occ ? mpp_coll_occupancy(m, q, ks) : mpp_coll_msg_time(m, q, 1, ks, kr);
+    }
+    return t;
+}
+
+double mpp_coll_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t ks, uint32_t kr)
+{
+    /* the messages of step e into the root carry the parts of the tree's
+     * nodes e levels below its top (binomial(n, e) of them, the source left
+     * out of level 1) */
+    uint32_t n = m->n;
+    double t = 0, c = 1;
+    for (uint32_t e = 0; e <= n; e++) {
+        if (e)
+            c = c * (n - e + 1) / e;
+        double k = e == 1 ? c - 1 : c;
+        if (k >= 1)
+            t += mpp_coll_msg_time(m, (uint64_t)k * q, 1, ks, kr);
+    }
+    return t;
+}
+
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up)
 {
     uint32_t n = m->n, g = m->g;
     if (g < 2)
         return 0;
-    uint32_t ks = up ? 0 : 1, kr = up ? 1 : 0;
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk);
+    uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
     if (!m->all_port || n < 2) {
-        uint32_t C = mpp_coll_pieces(a->M, a->chunk);
+        if (up) {
+            /* gather: every member sends what it holds at once (its own
+             * block first); the root's one ejection channel takes every
+             * piece of the g - 1 blocks one after the other */
+            double per = 0;
+            for (uint32_t k = 0; k < C; k++) {
+                uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, k);
+                uint64_t P = mpp_packet_count(&m->pk, q);
+                double f = mpp_coll_flits(m, q), rd = (double)P * m->r;
+                per += f > rd ? f : rd;
+            }
+            return mpp_coll_latency(m, 1) + (double)(g - 1) * per + m->r + m->done;
+        }
         if (C == 1) {
+            /* scatter, whole blocks: the root sends each child its
+             * subtree's blocks, the largest first; the chain of first
+             * children */
             double t = 0;
             for (uint32_t j = 0; j < n; j++)
-                t += mpp_coll_msg_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, ks, kr);
+                t += mpp_coll_msg_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, 1, 0);
             return t;
         }
-        uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
-        return ((double)(g - 1) * C + n - 1) * mpp_coll_msg_time(m, q, 1, ks, kr);
+        /* scatter in pieces: the root sends every piece back to back, the
+         * last one to the deepest member (n hops below) */
+        return (double)(g - 1) * pieces_sum(m, a->M, a->chunk, true, 1, 0) -
+               mpp_coll_occupancy(m, last, 1) + n * mpp_coll_msg_time(m, last, 1, 1, 0);
     }
-    uint64_t B = a->M / n + (a->M % n ? 1 : 0);
-    uint32_t C = mpp_coll_pieces(B, a->chunk);
-    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, 0);
-    return ((double)(g - 1) * C + n) * mpp_coll_msg_time(m, q, 1, ks * n, kr * n);
+    uint64_t B = pers_part_bytes(a->M, n, 0);
+    uint32_t Cp = mpp_coll_pieces(B, a->chunk);
+    uint64_t lastp = mpp_coll_piece_bytes(B, a->chunk, Cp - 1);
+    if (Cp == 1) {
+        if (up)
+            return mpp_coll_levels_time(m, B, n, n);
+        /* scatter, whole parts: the root sends the g - 1 parts of tree j
+         * on its link j, then each node its subtree's, down the chain of
+         * first children (subtrees of 2^(n-1), ..., 1 members) */
+        double t = mpp_coll_msg_time(m, (uint64_t)(g - 1) * B, 1, n, 1);
+        for (uint32_t i = 0; i < n; i++)
+            t += mpp_coll_msg_time(m, ((uint64_t)1 << i) * B, 1, n, 1);
+        return t;
+    }
+    if (up) {
+        /* gather in pieces: the root's ejection channel on link j takes
+         * every piece of the g - 1 parts of tree j one after the other */
+        double per = 0;
+        for (uint32_t k = 0; k < Cp; k++) {
+            uint64_t q = mpp_coll_piece_bytes(B, a->chunk, k);
+            double f = mpp_coll_flits(m, q), rd = (double)mpp_packet_count(&m->pk, q) * n * m->r;
+            per += f > rd ? f : rd;
+        }
+        return mpp_coll_latency(m, 1) + (double)(g - 1) * per + m->r + m->done;
+    }
+    /* scatter in pieces: the g - 1 parts' pieces one per step on the root's
+     * link j, then n levels */
+    return (double)(g - 1) * pieces_sum(m, B, a->chunk, false, n, 1) +
+           n * mpp_coll_msg_time(m, lastp, 1, n, 1);
 }
 
 double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a)

@@ -45,6 +45,7 @@
 
 #include "core/base/err.h"
 #include "core/base/param.h"
+#include "core/packet.h"
 #include "core/program.h"
 
 /* Tags: the step number (the top bit is free for the application). */
@@ -251,23 +252,37 @@ typedef struct mpp_coll_model {
                                 ceil(log2 g) */
     uint32_t g;              /* group size */
     bool all_port;
-    double alpha;            /* the network's start-up: injection and ejection channels */
-    double hop;              /* per hop: router_delay + link_latency */
-    double byte;             /* link cycles per byte of payload */
-    double pkt_link;         /* link cycles per packet beyond its payload (header) */
+    double rd, ll;           /* router_delay, link_latency (cycles) */
+    double byte;             /* link cycles per byte of payload (the bounds) */
+    mpp_packetizer pk;       /* how a message becomes packets and flits */
     double w, r;             /* processor: writing / reading one packet, network cycles */
     double post;             /* processor: posting a receive, network cycles */
     double done;             /* processor: a message's completion handler, network cycles */
     uint32_t payload;        /* payload bytes per packet */
     uint32_t links;          /* links a node sends on at once with all-port nodes */
     double hops_mean;        /* mean distance between two members of the group */
+    const struct mpp_topo *topo; /* the topology and the group's nodes (member -> node), */
+    const uint32_t *node;        /* for the distances of a schedule's own paths */
 } mpp_coll_model;
 
+/* The flits of a message of B bytes (every packet's header and payload). */
+double mpp_coll_flits(const mpp_coll_model *m, uint64_t B);
+/* The head's trip over h hops: h + 1 routers and h + 2 channels (the
+ * injection channel, h links, the ejection channel). */
+double mpp_coll_latency(const mpp_coll_model *m, double h);
 /* Network cycles of one message of B bytes over h hops, its processors
  * writing ks and reading kr packets for each of its packets (other
- * messages they handle at the same time). */
+ * messages they handle at the same time). With processors that cost
+ * nothing, exactly flits(B) + latency(h): from its first flit's injection
+ * to its last flit's ejection. */
 double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                          uint32_t kr);
+/* Cycles a message of B bytes keeps its sender's port: its flits, or the
+ * processor's writing of its packets with ks messages at once, whichever
+ * is longer. A sender's messages follow each other this far apart. */
+double mpp_coll_occupancy(const mpp_coll_model *m, uint64_t B, uint32_t ks);
+/* Distance between members a and b (hops_mean without a topology). */
+double mpp_coll_hops(const mpp_coll_model *m, uint32_t a, uint32_t b);
 /* Pieces of `bytes` cut at `chunk` (0: one), and the size of piece k. */
 uint32_t mpp_coll_pieces(uint64_t bytes, uint64_t chunk);
 uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k);
@@ -296,6 +311,10 @@ uint32_t mpp_coll_pers_member(const mpp_coll_args *a, uint32_t g, uint32_t i);
 int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_err *err);
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up);
 double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a);
+/* All-port gather and allgather of whole parts of q bytes over the MSBT
+ * trees (n + 1 steps; the messages into a tree's top in step e carry the
+ * parts of its members e levels below). */
+double mpp_coll_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t ks, uint32_t kr);
 
 /* ------------------------------------------------------------------------
  * The family. */

@@ -137,6 +137,8 @@ static double ag_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint64_t B = a->M / n + (a->M % n ? 1 : 0);
     uint32_t C = mpp_coll_pieces(B, a->chunk);
     uint64_t q = mpp_coll_piece_bytes(B, a->chunk, 0);
+    if (C == 1)
+        return mpp_coll_levels_time(m, B, n, n);
     return ((double)(g - 1) * C + n) * mpp_coll_msg_time(m, q, 1, n, n);
 }
 

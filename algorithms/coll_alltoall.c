@@ -129,10 +129,11 @@ static double aa_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     case MPP_COLL_ALG_STANDARD:
         return (double)n * mpp_coll_msg_time(m, (uint64_t)g / 2 * a->M, 1, 1, 1);
     case MPP_COLL_ALG_DIRECT: {
-        double one = mpp_coll_msg_time(m, a->M, 0, 1, 1) - m->alpha;
+        double lat = mpp_coll_latency(m, m->hops_mean);
+        double one = mpp_coll_msg_time(m, a->M, 0, 1, 1) - mpp_coll_latency(m, 0);
         double own = (double)(g - 1) / (m->all_port ? m->links : 1);
         double per_link = (double)g / 2;
-        return m->alpha + (own > per_link ? own : per_link) * one + m->hops_mean * m->hop;
+        return lat + (own > per_link ? own : per_link) * one;
     }
     default:
         return (double)(g - 1) * mpp_coll_msg_time(m, a->M, m->hops_mean, 1, 1);

@@ -27,15 +27,21 @@ static int bn_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 /* one-port: the root sends each of the C pieces to its n children in turn
  * (C n messages of a piece, each over one hop); all-port: it sends a piece
  * to all n at once and the last piece needs n - 1 more tree levels. */
+/* The root sends its C pieces back to back (each n times one-port, on its
+ * n links at once all-port); the last piece then goes down the tree's
+ * deepest path, n messages one after the other. */
 static double bn_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t C = mpp_coll_pieces(a->M, a->chunk), n = m->n;
     uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
+    uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
     if (!n)
         return 0;
     if (!m->all_port)
-        return (double)C * n * mpp_coll_msg_time(m, q, 1, 1, 0);
-    return (double)(C + n - 1) * mpp_coll_msg_time(m, q, 1, n, 1);
+        return (double)(C - 1) * n * mpp_coll_occupancy(m, q, 1) +
+               n * mpp_coll_msg_time(m, last, 1, 1, 0);
+    return (double)(C - 1) * mpp_coll_occupancy(m, q, n) +
+           n * mpp_coll_msg_time(m, last, 1, n, 1);
 }
 
 static double bn_bound(const mpp_coll_model *m, const mpp_coll_args *a)

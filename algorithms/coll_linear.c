@@ -66,17 +66,35 @@ static int li_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_tree_finish(f, parent, pl, rc, err);
 }
 
-/* L = ceil(log2 g) levels; the root sends each piece L times (one-port),
- * or to all its L children at once (all-port), over hops_mean hops. */
+/* As binomial over the halving tree: the root sends its C pieces back to
+ * back (each L times one-port, to its L children at once all-port), then
+ * the last piece goes down the deepest path, the chain of first children
+ * (position ceil(q/2) of each range), each message over its own distance;
+ * or, if that is longer, the root's last message to its last child. */
 static double li_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    uint32_t C = mpp_coll_pieces(a->M, a->chunk), L = m->n;
+    uint32_t C = mpp_coll_pieces(a->M, a->chunk), L = m->n, g = m->g;
     uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
-    if (m->g < 2)
+    uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
+    if (g < 2)
         return 0;
-    if (!m->all_port)
-        return (double)C * L * mpp_coll_msg_time(m, q, m->hops_mean, 1, 0);
-    return (double)(C + L - 1) * mpp_coll_msg_time(m, q, m->hops_mean, L, 1);
+    uint32_t ks = m->all_port ? L : 1;
+    double chain = 0, tail = 0;
+    for (uint32_t lo = 0, len = g; len > 1;) {
+        uint32_t h = (len + 1) / 2;
+        chain += mpp_coll_msg_time(m, last, mpp_coll_hops(m, (a->root + lo) % g,
+                                                          (a->root + lo + h) % g), ks, 1);
+        lo += h;
+        len -= h;
+    }
+    /* the root's own children: positions ceil(g/2), ceil(g/4), ..., 1 */
+    uint32_t k = 0, pos = g;
+    for (uint32_t len = g; len > 1; len = (len + 1) / 2, k++)
+        pos = (len + 1) / 2;
+    tail = (m->all_port ? 0 : (double)(k - 1) * mpp_coll_occupancy(m, last, 1)) +
+           mpp_coll_msg_time(m, last, mpp_coll_hops(m, a->root, (a->root + pos) % g), ks, 1);
+    double end = chain > tail ? chain : tail;
+    return (double)(C - 1) * (m->all_port ? 1 : L) * mpp_coll_occupancy(m, q, ks) + end;
 }
 
 static double li_bound(const mpp_coll_model *m, const mpp_coll_args *a)

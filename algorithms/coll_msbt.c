@@ -44,7 +44,7 @@ static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32
  * the first step after u that is d mod n. The trees' directed edges are
  * disjoint, so in a step a node sends at most one message and receives at
  * most one; piece k of a tree crosses every edge n k steps after piece 0.
- * The last piece reaches the deepest node in step max_j (j + n C_j) - 1. */
+ * The last piece reaches the deepest node in step max_j (j + n C_j). */
 static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g), s = a->root;
@@ -151,26 +151,49 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 
 /* C pieces of q = M / (n C) bytes per tree. all-port: a piece per tree and
  * step on every link, n + 1 levels deep (C + n steps); one-port: the
- * dimension-cycling schedule, max_j (j + n C_j) steps of one message sent
- * and one received per node. */
+ * dimension-cycling schedule, max_j (j + n C_j + 1) steps (piece k of tree
+ * j leaves the root in step j + n k and reaches the deepest node of the
+ * tree n steps later) of one message sent and one received per node. A
+ * step takes the time of its largest piece (the last piece of a part may
+ * be short). */
 static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t n = m->n;
     if (!n)
         return 0;
-    uint64_t B = a->M / n + (a->M % n ? 1 : 0);
-    uint32_t C = mpp_coll_pieces(B, a->chunk);
-    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, 0);
-    if (!m->all_port) {
-        uint64_t T = 0;
-        for (uint32_t j = 0; j < n; j++) {
-            uint64_t Bj = a->M / n + (j < a->M % n ? 1 : 0);
-            uint64_t t = j + (uint64_t)n * mpp_coll_pieces(Bj, a->chunk);
-            T = t > T ? t : T;
-        }
-        return (double)T * mpp_coll_msg_time(m, q, 1, 1, 1);
+    uint64_t T = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t t = (m->all_port ? 0 : j) +
+                     (uint64_t)(m->all_port ? 1 : n) *
+                         mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) +
+                     (m->all_port ? n : 1);
+        T = t > T ? t : T;
     }
-    return (double)(C + n) * mpp_coll_msg_time(m, q, 1, n, n);
+    /* each step takes the time of the largest piece that moves in it:
+     * piece k of tree j crosses a level e steps below the root (e = 0..n)
+     * in step j + n k + e one-port (in the step of its dimension), in step
+     * k + e all-port */
+    double sum = 0;
+    for (uint64_t t = 0; t < T; t++) {
+        uint64_t big = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t B = part_bytes(a->M, n, j);
+            uint32_t C = mpp_coll_pieces(B, a->chunk);
+            for (uint32_t e = 0; e <= n; e++) {
+                uint64_t base = (m->all_port ? 0 : j) + e;
+                if (t < base || (!m->all_port && (t - base) % n))
+                    continue;
+                uint64_t k = (t - base) / (m->all_port ? 1 : n);
+                if (k < C) {
+                    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, (uint32_t)k);
+                    big = q > big ? q : big;
+                }
+            }
+        }
+        sum += m->all_port ? mpp_coll_msg_time(m, big, 1, n, n)
+                           : mpp_coll_msg_time(m, big, 1, 1, 1);
+    }
+    return sum;
 }
 
 static double ms_bound(const mpp_coll_model *m, const mpp_coll_args *a)

@@ -106,13 +106,13 @@ static void model(const mpp_sim *s, uint32_t g, bool all_port, const uint32_t *m
     m->all_port = all_port;
     m->payload = pk->payload_bytes;
     m->byte = 8.0 / pk->flit_bits;
-    m->pkt_link = (double)pk->full_flits - (double)pk->payload_bytes * m->byte;
+    m->pk = *pk;
     m->w = k * c->node.send_packet_cycles;
     m->r = k * ((double)c->node.recv_packet_cycles + c->node.poll_cycles);
     m->post = k * c->node.recv_msg_cycles;
     m->done = k * c->node.handler_cycles;
-    m->hop = (double)c->net.router_delay + c->net.link_latency;
-    m->alpha = 2.0 * c->net.link_latency; /* injection and ejection channels */
+    m->rd = c->net.router_delay;
+    m->ll = c->net.link_latency;
     m->links = all_port ? t->node_link_base[1] - t->node_link_base[0] : 1;
     if (g > 1) {
         double sum = 0;
@@ -125,6 +125,8 @@ static void model(const mpp_sim *s, uint32_t g, bool all_port, const uint32_t *m
                 }
         m->hops_mean = sum / pairs;
     }
+    m->topo = t;
+    m->node = members;
 }
 
 static void co_destroy(void *priv) { free(priv); }
@@ -200,7 +202,10 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     if (!rc) {
         mpp_coll_model m;
         model(s, g, all_port, grp[0].node, &m);
-        run->analytic = c->collective->analytic(&m, &a);
+        /* the processors start in cycle 0 and the first flit enters the
+         * network in cycle 1 */
+        double at = c->collective->analytic(&m, &a);
+        run->analytic = at > 0 ? 1 + at : 0;
         run->bound = c->collective->bound(&m, &a);
         run->net_mhz = mpp_sim_config_get(s)->net.net_mhz;
         *priv = run;
