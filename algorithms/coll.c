@@ -804,6 +804,11 @@ uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k)
 
 /* --- shared by the broadcasts ---------------------------------------------- */
 
+uint64_t mpp_coll_bcast_crossings(const mpp_coll_args *a, uint32_t g)
+{
+    return (uint64_t)mpp_coll_pieces(a->M, a->chunk) * (g ? g - 1 : 0);
+}
+
 uint64_t mpp_coll_bcast_nitems(const mpp_coll_args *a, uint32_t g)
 {
     (void)g;
@@ -906,6 +911,21 @@ static uint32_t pers_parts(const mpp_coll_args *a, uint32_t g)
 {
     uint32_t n = mpp_coll_log2(g);
     return a->all_port && n > 1 ? n : 1;
+}
+
+/* Block d's parts travel the path root -> d: popcount(d ^ root) edges in
+ * the SBT, 1 + popcount(d ^ root ^ 2^j) in MSBT tree j; summed over the
+ * g - 1 other members: n 2^(n-1), and g - 2 + n 2^(n-1) for every tree. */
+uint64_t mpp_coll_pers_crossings(const mpp_coll_args *a, uint32_t g)
+{
+    uint32_t parts = pers_parts(a, g), n = mpp_coll_log2(g);
+    uint64_t sum_pop = g > 1 ? (uint64_t)n << (n - 1) : 0;
+    if (parts == 1)
+        return mpp_coll_pieces(a->M, a->chunk) * sum_pop;
+    uint64_t x = 0;
+    for (uint32_t j = 0; j < parts; j++)
+        x += mpp_coll_pieces(pers_part_bytes(a->M, parts, j), a->chunk) * (g - 2 + sum_pop);
+    return x;
 }
 
 uint64_t mpp_coll_pers_nitems(const mpp_coll_args *a, uint32_t g)

@@ -292,6 +292,9 @@ uint64_t mpp_coll_piece_bytes(uint64_t bytes, uint64_t chunk, uint32_t k);
  * plug-in's scratch (`words` uint32_t) and flow, and its end: run the flow
  * (rc 0) or report out of memory (rc != 0), then free both. */
 uint64_t mpp_coll_bcast_nitems(const mpp_coll_args *a, uint32_t g);
+/* A broadcast's crossings: every piece crosses every edge of its tree
+ * (g - 1 edges). */
+uint64_t mpp_coll_bcast_crossings(const mpp_coll_args *a, uint32_t g);
 void mpp_coll_bcast_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes,
                           uint32_t *origin);
 bool mpp_coll_wants_all(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i);
@@ -305,6 +308,7 @@ int mpp_coll_tree_finish(mpp_coll_flow *f, uint32_t *mem, mpp_coll_plan *pl, int
  * the n rotated trees of MSBT with all-port nodes, each cut into pieces of
  * chunk bytes; up = gather (blocks travel to the root). */
 uint64_t mpp_coll_pers_nitems(const mpp_coll_args *a, uint32_t g);
+uint64_t mpp_coll_pers_crossings(const mpp_coll_args *a, uint32_t g);
 void mpp_coll_pers_items(const mpp_coll_args *a, uint32_t g, bool up, uint64_t *bytes,
                          uint32_t *origin);
 uint32_t mpp_coll_pers_member(const mpp_coll_args *a, uint32_t g, uint32_t i);
@@ -348,6 +352,11 @@ struct mpp_coll_ops {
     /* Items of the open group: count, and for each its bytes and origin. */
     uint64_t (*nitems)(const mpp_coll_args *a, uint32_t g);
     void (*items)(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin);
+    /* How many times items cross an edge (member to member) in the plan of
+     * one group: the flow's entries; with chunk > 0, its messages. Checked
+     * against MPP_COLL_MAX_ENTRIES and MPP_COLL_MAX_MSGS before anything is
+     * planned. */
+    uint64_t (*crossings)(const mpp_coll_args *a, uint32_t g);
     /* Must member m hold item i at the end? */
     bool (*wants)(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i);
     /* Write the group's steps. */

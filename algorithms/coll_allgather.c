@@ -35,6 +35,14 @@ static uint64_t ag_per(const mpp_coll_args *a, uint32_t g)
 
 static uint64_t ag_nitems(const mpp_coll_args *a, uint32_t g) { return ag_per(a, g) * g; }
 
+/* One-port: step d moves 2^d blocks from every member (g (g - 1) in all);
+ * all-port: every piece of every member crosses the g - 1 edges of its
+ * tree. */
+static uint64_t ag_crossings(const mpp_coll_args *a, uint32_t g)
+{
+    return ag_nitems(a, g) * (g ? g - 1 : 0);
+}
+
 static void ag_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
 {
     uint32_t parts = ag_parts(a, g);
@@ -156,6 +164,7 @@ const mpp_coll_ops mpp_coll_allgather = {
     .groups = MPP_COLL_CUBE,
     .rooted = false,
     .nitems = ag_nitems,
+    .crossings = ag_crossings,
     .items = ag_items,
     .wants = mpp_coll_wants_all,
     .build = ag_build,

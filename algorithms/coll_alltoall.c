@@ -20,6 +20,15 @@ static uint64_t aa_nitems(const mpp_coll_args *a, uint32_t g)
     return (uint64_t)g * g;
 }
 
+/* xor and direct: every block once; standard: g/2 blocks from every
+ * member in each of the n steps. */
+static uint64_t aa_crossings(const mpp_coll_args *a, uint32_t g)
+{
+    if (a->alg == MPP_COLL_ALG_STANDARD)
+        return (uint64_t)mpp_coll_log2(g) * g * (g / 2);
+    return (uint64_t)g * (g ? g - 1 : 0);
+}
+
 static void aa_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
 {
     for (uint64_t i = 0; i < (uint64_t)g * g; i++) {
@@ -159,6 +168,7 @@ const mpp_coll_ops mpp_coll_alltoall = {
     .groups = MPP_COLL_CUBE,
     .rooted = false,
     .nitems = aa_nitems,
+    .crossings = aa_crossings,
     .items = aa_items,
     .wants = aa_wants,
     .build = aa_build,

@@ -57,6 +57,7 @@ const mpp_coll_ops mpp_coll_binomial = {
     .groups = MPP_COLL_CUBE,
     .rooted = true,
     .nitems = mpp_coll_bcast_nitems,
+    .crossings = mpp_coll_bcast_crossings,
     .items = mpp_coll_bcast_items,
     .wants = mpp_coll_wants_all,
     .build = bn_build,

@@ -31,6 +31,7 @@ const mpp_coll_ops mpp_coll_gather = {
     .groups = MPP_COLL_CUBE,
     .rooted = true,
     .nitems = mpp_coll_pers_nitems,
+    .crossings = mpp_coll_pers_crossings,
     .items = gather_items,
     .wants = gather_wants,
     .build = gather_build,

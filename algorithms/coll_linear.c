@@ -110,6 +110,7 @@ const mpp_coll_ops mpp_coll_linear = {
     .groups = MPP_COLL_ANY,
     .rooted = true,
     .nitems = mpp_coll_bcast_nitems,
+    .crossings = mpp_coll_bcast_crossings,
     .items = mpp_coll_bcast_items,
     .wants = mpp_coll_wants_all,
     .build = li_build,

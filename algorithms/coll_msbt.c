@@ -23,6 +23,12 @@ static uint64_t ms_nitems(const mpp_coll_args *a, uint32_t g)
     return k;
 }
 
+/* Every piece crosses the g - 1 edges of its tree. */
+static uint64_t ms_crossings(const mpp_coll_args *a, uint32_t g)
+{
+    return ms_nitems(a, g) * (g ? g - 1 : 0);
+}
+
 static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
 {
     uint32_t n = mpp_coll_log2(g);
@@ -209,6 +215,7 @@ const mpp_coll_ops mpp_coll_msbt = {
     .groups = MPP_COLL_CUBE,
     .rooted = true,
     .nitems = ms_nitems,
+    .crossings = ms_crossings,
     .items = ms_items,
     .wants = mpp_coll_wants_all,
     .build = ms_build,

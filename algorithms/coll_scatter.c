@@ -31,6 +31,7 @@ const mpp_coll_ops mpp_coll_scatter = {
     .groups = MPP_COLL_CUBE,
     .rooted = true,
     .nitems = mpp_coll_pers_nitems,
+    .crossings = mpp_coll_pers_crossings,
     .items = scatter_items,
     .wants = scatter_wants,
     .build = scatter_build,

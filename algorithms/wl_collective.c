@@ -172,6 +172,17 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
                            "%llu (a larger chunk, or fewer processors)",
                            c->collective->name, g, (unsigned long long)(items * ng),
                            (unsigned long long)MPP_COLL_MAX_ENTRIES);
+    /* the plan's size, before anything is planned: pieces crossing edges
+     * (each a flow entry, and with chunk > 0 a message) */
+    uint64_t x = c->collective->crossings(&a, g);
+    uint64_t lim = c->chunk ? MPP_COLL_MAX_MSGS : MPP_COLL_MAX_ENTRIES;
+    if (x > lim / ng)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "workload: %s on %u processors%s would send its pieces over an edge "
+                           "%.3g times, more than %llu (a larger chunk, a shorter message or "
+                           "fewer processors)",
+                           c->collective->name, g, ng > 1 ? " per group" : "",
+                           (double)x * ng, (unsigned long long)lim);
     uint32_t *nodes = malloc((size_t)N * sizeof *nodes);
     mpp_coll_group *grp = malloc((size_t)ng * sizeof *grp);
     co_run *run = calloc(1, sizeof *run);

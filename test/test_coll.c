@@ -207,7 +207,7 @@ static void check_pair(const char *machine, const char *ports, const char *M, do
     snprintf(mach, sizeof mach, machine, ports);
     snprintf(wb, sizeof wb, "collective: binomial, bytes: %s, chunk: 1KiB", M);
     snprintf(wm, sizeof wm, "collective: msbt, bytes: %s, chunk: 256", M);
-    double ab, am, bb, bm;
+    double ab = 0, am = 0, bb = 0, bm = 0;
     uint64_t b = coll_cycles(mach, wb, &ab, &bb);
     uint64_t m = coll_cycles(mach, wm, &am, &bm);
     printf("2^6 %s-port %s: binomial %llu (formula %.0f), msbt %llu (formula %.0f, bound %.0f): "

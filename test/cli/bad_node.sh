@@ -172,7 +172,7 @@ done
 
 # The collective workload: a tree collective on a group that is not a power
 # of two, a root out of range, a chunk larger than the message, an unknown
-# collective.
+# collective, a plan too large (refused before anything is planned).
 cat >"$T/coll.yaml" <<'YAML'
 mppnet: 1
 name: coll
@@ -185,7 +185,8 @@ for c in "coll_not_cube|msbt needs a power-of-two.*7 .*linear runs on any size|n
          "coll_root|workload\.root = 8 is out of range.*0\.\.7|workload.root=8" \
          "coll_chunk|workload\.chunk = 512 bytes is larger than the message|workload.chunk=512" \
          "coll_unknown|command line: workload\.collective=tree.*unknown collective 'tree'.*binomial, msbt|workload.collective=tree" \
-         "coll_array|workload\.array 3x3 does not cover the machine's 8 nodes|workload.groups=rows workload.array=3x3"; do
+         "coll_array|workload\.array 3x3 does not cover the machine's 8 nodes|workload.groups=rows workload.array=3x3" \
+         "coll_size|binomial on 8 processors would send its pieces over an edge 5\.87e\+07 times, more than 16777216|workload.bytes=64MiB workload.chunk=8"; do
     IFS='|' read -r name pat ov <<<"$c"
     cp "$T/coll.yaml" "$T/$name.yaml"
     # shellcheck disable=SC2086
