@@ -38,6 +38,12 @@ static int plan_one(const mpp_coll_ops *ops, uint32_t g, const mpp_coll_args *a,
     if (!rc) {
         mpp_coll_group grp = {g, node};
         rc = mpp_coll_plan_groups(&pl, ops, a, &grp, 1, err);
+        /* the size the workload checks before planning: every message
+         * carries at least one piece across one edge */
+        uint64_t x = ops->crossings(a, g);
+        CHECKF(rc || pl.nmsgs <= x, "%s g=%u chunk=%llu: %llu messages, crossings %llu",
+               ops->name, g, (unsigned long long)a->chunk, (unsigned long long)pl.nmsgs,
+               (unsigned long long)x);
         mpp_coll_plan_free(&pl);
     }
     free(node);
