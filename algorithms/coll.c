@@ -654,6 +654,11 @@ int mpp_coll_tree_path(mpp_coll_flow *f, const uint32_t *parent, const uint32_t 
 
 /* --- spanning binomial trees ------------------------------------------------ */
 
+bool mpp_coll_trees_at_once(const mpp_coll_args *a, uint32_t n)
+{
+    return a->all_port && n > 1 && (a->links == 0 || a->links >= n);
+}
+
 uint32_t mpp_coll_log2(uint32_t g)
 {
     return g > 1 ? 31u - (uint32_t)__builtin_clz(g) : 0;
@@ -910,7 +915,7 @@ static uint64_t pers_part_bytes(uint64_t M, uint32_t parts, uint32_t j)
 static uint32_t pers_parts(const mpp_coll_args *a, uint32_t g)
 {
     uint32_t n = mpp_coll_log2(g);
-    return a->all_port && n > 1 ? n : 1;
+    return mpp_coll_trees_at_once(a, n) ? n : 1;
 }
 
 /* Block d's parts travel the path root -> d: popcount(d ^ root) edges in
@@ -1044,7 +1049,7 @@ double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, b
         return 0;
     uint32_t C = mpp_coll_pieces(a->M, a->chunk);
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
-    if (!m->all_port || n < 2) {
+    if (!mpp_coll_trees_at_once(a, n)) {
         if (up) {
             /* gather: every member sends what it holds at once (its own
              * block first); the root's one ejection channel takes every

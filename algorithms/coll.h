@@ -331,8 +331,16 @@ struct mpp_coll_args {
     uint64_t M;          /* bytes per message */
     uint64_t chunk;      /* pipelining piece (0: whole messages) */
     bool all_port;       /* the node port model */
+    uint32_t links;      /* all-port: the links a node sends on at once (0: one per cube
+                            dimension) */
     int alg;             /* alltoall: MPP_COLL_ALG_* */
 };
+
+/* Do the all-port schedules of the MSBT family (msbt, and scatter, gather
+ * and allgather on n rotated trees) apply? Only with all-port nodes that
+ * have a link per dimension of the group's cube (n >= 2); elsewhere (the
+ * CM-5's two links) the one-port schedules run. */
+bool mpp_coll_trees_at_once(const mpp_coll_args *a, uint32_t n);
 
 enum { MPP_COLL_ALG_XOR = 0, MPP_COLL_ALG_STANDARD = 1, MPP_COLL_ALG_DIRECT = 2 };
 

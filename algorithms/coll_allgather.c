@@ -13,7 +13,7 @@
 static uint32_t ag_parts(const mpp_coll_args *a, uint32_t g)
 {
     uint32_t n = mpp_coll_log2(g);
-    return a->all_port && n > 1 ? n : 1;
+    return mpp_coll_trees_at_once(a, n) ? n : 1;
 }
 
 static uint64_t ag_part_bytes(uint64_t M, uint32_t parts, uint32_t j)
@@ -136,7 +136,7 @@ static double ag_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint32_t n = m->n, g = m->g;
     if (g < 2)
         return 0;
-    if (!m->all_port || n < 2) {
+    if (!mpp_coll_trees_at_once(a, n)) {
         double t = 0;
         for (uint32_t d = 0; d < n; d++)
             t += mpp_coll_msg_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);

@@ -122,7 +122,7 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g);
     if (g < 2)
         return 0;
-    if (!a->all_port)
+    if (!mpp_coll_trees_at_once(a, n))
         return ms_build_one_port(pl, a, err);
     uint32_t *mem;
     mpp_coll_flow *f;
@@ -167,12 +167,13 @@ static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint32_t n = m->n;
     if (!n)
         return 0;
+    bool at = mpp_coll_trees_at_once(a, n);
     uint64_t T = 0;
     for (uint32_t j = 0; j < n; j++) {
-        uint64_t t = (m->all_port ? 0 : j) +
-                     (uint64_t)(m->all_port ? 1 : n) *
+        uint64_t t = (at ? 0 : j) +
+                     (uint64_t)(at ? 1 : n) *
                          mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) +
-                     (m->all_port ? n : 1);
+                     (at ? n : 1);
         T = t > T ? t : T;
     }
     /* each step takes the time of the largest piece that moves in it:
@@ -186,17 +187,17 @@ static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
             uint64_t B = part_bytes(a->M, n, j);
             uint32_t C = mpp_coll_pieces(B, a->chunk);
             for (uint32_t e = 0; e <= n; e++) {
-                uint64_t base = (m->all_port ? 0 : j) + e;
-                if (t < base || (!m->all_port && (t - base) % n))
+                uint64_t base = (at ? 0 : j) + e;
+                if (t < base || (!at && (t - base) % n))
                     continue;
-                uint64_t k = (t - base) / (m->all_port ? 1 : n);
+                uint64_t k = (t - base) / (at ? 1 : n);
                 if (k < C) {
                     uint64_t q = mpp_coll_piece_bytes(B, a->chunk, (uint32_t)k);
                     big = q > big ? q : big;
                 }
             }
         }
-        sum += m->all_port ? mpp_coll_msg_time(m, big, 1, n, n)
+        sum += at ? mpp_coll_msg_time(m, big, 1, n, n)
                            : mpp_coll_msg_time(m, big, 1, 1, 1);
     }
     return sum;

@@ -164,7 +164,9 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
                            (unsigned long long)c->chunk, (unsigned long long)c->bytes);
     bool all_port = mpp_sim_all_port(s);
     mpp_coll_args a = {.root = c->root, .M = c->bytes, .chunk = c->chunk,
-                       .all_port = all_port, .alg = c->alg};
+                       .all_port = all_port,
+                       .links = all_port ? t->node_link_base[1] - t->node_link_base[0] : 1,
+                       .alg = c->alg};
     uint64_t items = c->collective->nitems(&a, g);
     if (items * (uint64_t)ng > MPP_COLL_MAX_ENTRIES)
         return mpp_err_set(err, MPP_EINVAL,
