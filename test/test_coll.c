@@ -385,8 +385,46 @@ static void test_errors(void)
     }
 }
 
+/* The MSBT family's all-port schedules need a link per dimension. */
+static void test_trees_at_once(void)
+{
+    mpp_coll_args a = {.all_port = true, .links = 0};
+    CHECK(mpp_coll_trees_at_once(&a, 6));   /* a cube node: a link per dimension */
+    a.links = 6;
+    CHECK(mpp_coll_trees_at_once(&a, 6));
+    a.links = 2;                            /* the CM-5's two links */
+    CHECK(!mpp_coll_trees_at_once(&a, 6));
+    CHECK(mpp_coll_trees_at_once(&a, 2));
+    CHECK(!mpp_coll_trees_at_once(&a, 1));  /* one dimension: nothing to split */
+    a.all_port = false;
+    a.links = 0;
+    CHECK(!mpp_coll_trees_at_once(&a, 6));
+    /* on the CM-5 with both links, msbt runs the one-port schedule: the
+     * same steps as with one port */
+    const mpp_coll_ops *ms = mpp_coll_find("msbt");
+    mpp_coll_args one = {.M = 6000, .chunk = 500, .all_port = false};
+    mpp_coll_args two = {.M = 6000, .chunk = 500, .all_port = true, .links = 2};
+    uint32_t node[64];
+    for (uint32_t m = 0; m < 64; m++)
+        node[m] = m;
+    uint32_t steps[2] = {0, 0};
+    for (int k = 0; k < 2 && ms; k++) {
+        mpp_coll_plan pl;
+        mpp_err err;
+        if (mpp_coll_plan_init(&pl, 64, 3, 500, MPP_COLL_TRACK, &err))
+            continue;
+        mpp_coll_group grp = {64, node};
+        CHECK(mpp_coll_plan_groups(&pl, ms, k ? &two : &one, &grp, 1, &err) == 0);
+        steps[k] = pl.steps_used;
+        mpp_coll_plan_free(&pl);
+    }
+    CHECKF(steps[0] > 0 && steps[0] == steps[1], "msbt steps one-port %u, two links %u",
+           steps[0], steps[1]);
+}
+
 int main(void)
 {
+    test_trees_at_once();
     test_plans();
     test_msbt_trees();
     test_runs();
