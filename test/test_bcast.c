@@ -840,23 +840,6 @@ static int cmp_key(const void *a, const void *b)
     return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
 }
 
-static mpp_sim *run_text(const char *text, size_t nov, const char *const *ov)
-{
-    mpp_err err;
-    mpp_experiment *e = mpp_experiment_parse(text, "t.yaml", nov, ov, &err);
-    CHECKF(e != NULL, "%s", err.msg);
-    if (!e)
-        return NULL;
-    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
-    CHECKF(s != NULL, "%s", err.msg);
-    if (s && mpp_sim_run(s, NULL, NULL, &err)) {
-        CHECKF(0, "run: %s", err.msg);
-        mpp_sim_destroy(s);
-        s = NULL;
-    }
-    mpp_experiment_destroy(e);
-    return s;
-}
 
 static void test_engine(void)
 {
@@ -897,7 +880,7 @@ static void test_engine(void)
                                     MPP_BCAST_LOG, &err))
                 continue;
             CHECK(A->ops->build(&pl, A->cfg.b, &err) == 0);
-            mpp_sim *x = run_text(text, 0, NULL), *y = run_text(text, 0, NULL);
+            mpp_sim *x = test_run_text(text, 0, NULL), *y = test_run_text(text, 0, NULL);
             if (x && y) {
                 size_t n = mpp_sim_message_count(x);
                 CHECKF(n == pl.nlog && n == mpp_sim_message_count(y),

@@ -132,24 +132,6 @@ static void test_msbt_trees(void)
     CHECK(mpp_coll_sbt_children(4, 0, 2, kids) == 2 && kids[0] == 6 && kids[1] == 10);
 }
 
-static mpp_sim *run_text(const char *text)
-{
-    mpp_err err;
-    mpp_experiment *e = mpp_experiment_parse(text, "t.yaml", 0, NULL, &err);
-    CHECKF(e != NULL, "%s", err.msg);
-    if (!e)
-        return NULL;
-    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
-    CHECKF(s != NULL, "%s", err.msg);
-    if (s && mpp_sim_run(s, NULL, NULL, &err)) {
-        CHECKF(0, "run: %s", err.msg);
-        mpp_sim_destroy(s);
-        s = NULL;
-    }
-    mpp_experiment_destroy(e);
-    return s;
-}
-
 /* extra columns of the collective workload */
 enum { X_MS, X_AMS, X_BMS, X_CYC, X_ACYC, X_BCYC, X_VSA, X_VSB };
 
@@ -170,7 +152,7 @@ static void test_runs(void)
                      "root: 3, chunk: %s, alg: %s}\n",
                      machines[m], names[k], k < 3 ? "128" : "0",
                      k == 6 ? "standard" : "xor");
-            mpp_sim *s = run_text(text);
+            mpp_sim *s = test_run_text(text, 0, NULL);
             if (!s)
                 continue;
             const mpp_sim_result *r = mpp_sim_result_get(s);
@@ -185,7 +167,7 @@ static uint64_t coll_cycles(const char *machine, const char *wl, double *analyti
 {
     char text[768];
     snprintf(text, sizeof text, "mppnet: 1\n%sworkload: {type: collective, %s}\n", machine, wl);
-    mpp_sim *s = run_text(text);
+    mpp_sim *s = test_run_text(text, 0, NULL);
     if (!s)
         return 0;
     const mpp_sim_result *r = mpp_sim_result_get(s);

@@ -12,6 +12,7 @@
 
 #include "algorithms/patterns.h"
 #include "algorithms/workloads.h"
+#include "core/config/experiment.h"
 #include "core/config/simcfg.h"
 #include "core/sim.h"
 #include "core/workload.h"
@@ -172,6 +173,27 @@ static inline void test_use_programs(mpp_sim_config *c, const mpp_program *prog)
     c->workload.ops = &test_programs_workload;
     memset(c->workload.cfg.b, 0, sizeof c->workload.cfg.b);
     memcpy(c->workload.cfg.b, &pc, sizeof pc);
+}
+
+/* Parse an experiment's text (with nov overrides ov), build its first run
+ * and run it: the simulation (the caller destroys it), or NULL after a
+ * failed CHECK. */
+static inline mpp_sim *test_run_text(const char *text, size_t nov, const char *const *ov)
+{
+    mpp_err err;
+    mpp_experiment *e = mpp_experiment_parse(text, "t.yaml", nov, ov, &err);
+    CHECKF(e != NULL, "%s", err.msg);
+    if (!e)
+        return NULL;
+    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
+    CHECKF(s != NULL, "%s", err.msg);
+    if (s && mpp_sim_run(s, NULL, NULL, &err)) {
+        CHECKF(0, "run: %s", err.msg);
+        mpp_sim_destroy(s);
+        s = NULL;
+    }
+    mpp_experiment_destroy(e);
+    return s;
 }
 
 #endif

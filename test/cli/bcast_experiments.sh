@@ -18,15 +18,7 @@ cd "$T" || exit 1
 # file | full runs | shrunk runs | overrides (separated by ';')
 while IFS='|' read -r b full small ov; do
     [ -n "$b" ] || continue
-    f=$SRCDIR/experiments/broadcast/$b.yaml
-    [ -f "$f" ] || { fail "$b: no $f"; continue; }
-    out=$( (cd "$SRCDIR" && "$MPPNET" check "$f") 2>&1) || { fail "$b: check: $out"; continue; }
-    case $out in *"ok, $full runs") ;; *) fail "$b: expected $full runs: $out" ;; esac
-    IFS=';' read -r -a args <<<"$ov"
-    (cd "$SRCDIR" && "$MPPNET" run "$f" -q -j 2 -o "$T/$b" "${args[@]}") >"$T/$b.out" 2>"$T/$b.err" ||
-        { fail "$b: exit $? $(head -c 300 "$T/$b.err")"; continue; }
-    rows=$(($(wc -l <"$T/$b/results.csv") - 1))
-    [ "$rows" = "$small" ] || { fail "$b: $rows rows, expected $small"; continue; }
+    run_shrunk "$SRCDIR/experiments/broadcast/$b.yaml" "$b" "$full" "$small" "$ov" || continue
     head -1 "$T/$b/results.csv" | tr ',' '\n' >"$T/$b.cols"
     for c in bcast_ms part_redist_ms part_bcast_ms part_exchange_ms nodes; do
         grep -qx "$c" "$T/$b.cols" || fail "$b: no column $c"

@@ -16,16 +16,8 @@ cd "$T" || exit 1
 # file | full runs | size axis | shrunk runs | overrides (separated by ';')
 while IFS='|' read -r b full axis small ov; do
     [ -n "$b" ] || continue
-    f=$SRCDIR/experiments/collectives/$b.yaml
-    [ -f "$f" ] || { fail "$b: no $f"; continue; }
-    out=$( (cd "$SRCDIR" && "$MPPNET" check "$f") 2>&1) || { fail "$b: check: $out"; continue; }
-    case $out in *"ok, $full runs") ;; *) fail "$b: expected $full runs: $out" ;; esac
-    IFS=';' read -r -a args <<<"$ov"
-    (cd "$SRCDIR" && "$MPPNET" run "$f" -q -j 2 -o "$T/$b" "${args[@]}") >"$T/$b.out" 2>"$T/$b.err" ||
-        { fail "$b: exit $? $(head -c 300 "$T/$b.err")"; continue; }
+    run_shrunk "$SRCDIR/experiments/collectives/$b.yaml" "$b" "$full" "$small" "$ov" || continue
     csv=$T/$b/results.csv
-    rows=$(($(wc -l <"$csv") - 1))
-    [ "$rows" = "$small" ] || { fail "$b: $rows rows, expected $small"; continue; }
     head -1 "$csv" | tr ',' '\n' >"$T/$b.cols"
     for c in "$axis" coll_ms analytic_ms bound_ms coll_cycles analytic_cycles bound_cycles \
         vs_analytic vs_bound nodes; do

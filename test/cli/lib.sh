@@ -56,6 +56,23 @@ YAML
     for line in "$@"; do printf '%s\n' "$line"; done
 }
 
+# An experiment file run in small: `mppnet check FILE` must count FULL runs,
+# then FILE runs with the overrides OV (separated by ';') into $T/NAME, and
+# its results.csv must have SMALL rows (left in $rows). Returns 1, after a
+# fail, when any of it goes wrong.
+run_shrunk() {
+    local f=$1 b=$2 full=$3 small=$4 ov=$5 out
+    local -a args
+    [ -f "$f" ] || { fail "$b: no $f"; return 1; }
+    out=$( (cd "$SRCDIR" && "$MPPNET" check "$f") 2>&1) || { fail "$b: check: $out"; return 1; }
+    case $out in *"ok, $full runs") ;; *) fail "$b: expected $full runs: $out" ;; esac
+    IFS=';' read -r -a args <<<"$ov"
+    (cd "$SRCDIR" && "$MPPNET" run "$f" -q -j 2 -o "$T/$b" "${args[@]}") >"$T/$b.out" 2>"$T/$b.err" ||
+        { fail "$b: exit $? $(head -c 300 "$T/$b.err")"; return 1; }
+    rows=$(($(wc -l <"$T/$b/results.csv") - 1))
+    [ "$rows" = "$small" ] || { fail "$b: $rows rows, expected $small"; return 1; }
+}
+
 # Files in directory $1 other than exp.yaml (what a failed command left).
 stray_files() { find "$1" -mindepth 1 ! -name exp.yaml | sort; }
 
