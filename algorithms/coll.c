@@ -778,18 +778,36 @@ double mpp_coll_latency(const mpp_coll_model *m, double h)
     return (h + 1) * m->rd + (h + 2) * m->ll;
 }
 
-double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
-                         uint32_t kr)
+/* One message; `posted`: the receiver posted its receives (kr of them)
+ * before the sender wrote its first packet, else the posting overlaps the
+ * data; and the sender wrote the packets of its ks - 1 other messages
+ * before this one's (an exchange step), else they interleave. */
+static double msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks, uint32_t kr,
+                       bool posted)
 {
     uint64_t P = mpp_packet_count(&m->pk, B);
     /* the data: first packet written, every flit through the channels */
     double net = m->w + mpp_coll_flits(m, B) + mpp_coll_latency(m, h);
+    if (posted && ks > 1)
+        net += (double)(ks - 1) * (double)P * m->w;
     /* the processors: the receiver posts its receive and reads every packet
      * but the last; with ks, kr other messages' packets written and read
      * in between */
-    double cpu = (kr ? (double)kr * m->post : m->post) +
-                 (double)P * ((double)ks * m->w + (double)(kr ? kr : 1) * m->r) - m->r;
+    double post = posted ? 0 : (kr ? (double)kr * m->post : m->post);
+    double cpu = post + (double)P * ((double)ks * m->w + (double)(kr ? kr : 1) * m->r) - m->r;
     return (net > cpu ? net : cpu) + m->r + m->done;
+}
+
+double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
+                         uint32_t kr)
+{
+    return msg_time(m, B, h, ks, kr, false);
+}
+
+double mpp_coll_exchange_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
+                              uint32_t kr)
+{
+    return (double)(kr ? kr : 1) * m->post + msg_time(m, B, h, ks, kr, true);
 }
 
 uint32_t mpp_coll_pieces(uint64_t bytes, uint64_t chunk)

@@ -277,6 +277,12 @@ double mpp_coll_latency(const mpp_coll_model *m, double h);
  * to its last flit's ejection. */
 double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                          uint32_t kr);
+/* One step of an exchange (every member posts its kr receives, then
+ * writes its ks messages of B bytes over h hops, then waits for them
+ * all): the postings come before the data leaves, kr post + msg_time
+ * without them. */
+double mpp_coll_exchange_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
+                              uint32_t kr);
 /* Cycles a message of B bytes keeps its sender's port: its flits, or the
  * processor's writing of its packets with ks messages at once, whichever
  * is longer. A sender's messages follow each other this far apart. */

@@ -139,7 +139,7 @@ static double ag_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     if (!mpp_coll_trees_at_once(a, n)) {
         double t = 0;
         for (uint32_t d = 0; d < n; d++)
-            t += mpp_coll_msg_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);
+            t += mpp_coll_exchange_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);
         return t;
     }
     uint64_t B = a->M / n + (a->M % n ? 1 : 0);
