@@ -778,36 +778,64 @@ double mpp_coll_latency(const mpp_coll_model *m, double h)
     return (h + 1) * m->rd + (h + 2) * m->ll;
 }
 
+double mpp_coll_tree_pace(const mpp_coll_model *m, uint64_t q, uint32_t c)
+{
+    double P = (double)mpp_packet_count(&m->pk, q), F = mpp_coll_flits(m, q);
+    double root;
+    if (m->all_port) {
+        /* c copies over min(links, c) ports, the processor writing them all */
+        uint32_t ports = m->links < c ? m->links : c;
+        double per = ports ? (double)((c + ports - 1) / ports) : (double)c;
+        root = per * F > P * c * m->w ? per * F : P * c * m->w;
+    } else {
+        root = (double)c * mpp_coll_occupancy(m, q, 1);
+    }
+    /* the busiest relay, the root's first child: reads every piece and
+     * writes it c - 1 times */
+    double relay = P * ((double)(c ? c - 1 : 0) * m->w + m->r) + m->post + m->done;
+    return root > relay ? root : relay;
+}
+
 /* One message; `posted`: the receiver posted its receives (kr of them)
  * before the sender wrote its first packet, else the posting overlaps the
  * data; and the sender wrote the packets of its ks - 1 other messages
  * before this one's (an exchange step), else they interleave. */
-static double msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks, uint32_t kr,
-                       bool posted)
+static double msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t sw, uint32_t sr,
+                       uint32_t rw, uint32_t rr, bool posted)
 {
     uint64_t P = mpp_packet_count(&m->pk, B);
     /* the data: first packet written, every flit through the channels */
     double net = m->w + mpp_coll_flits(m, B) + mpp_coll_latency(m, h);
-    if (posted && ks > 1)
-        net += (double)(ks - 1) * (double)P * m->w;
+    if (posted && sw > 1)
+        net += (double)(sw - 1) * (double)P * m->w;
     /* the processors: the receiver posts its receive and reads every packet
-     * but the last; with ks, kr other messages' packets written and read
-     * in between */
-    double post = posted ? 0 : (kr ? (double)kr * m->post : m->post);
-    double cpu = post + (double)P * ((double)ks * m->w + (double)(kr ? kr : 1) * m->r) - m->r;
+     * but the last; the slower of the two processors sets the pace, each
+     * writing and reading the packets of the other messages it handles at
+     * the same time in between */
+    if (!rr)
+        rr = 1;
+    double post = posted ? 0 : (double)rr * m->post;
+    double snd = (double)sw * m->w + (double)sr * m->r, rcv = (double)rw * m->w + (double)rr * m->r;
+    double cpu = post + (double)P * (snd > rcv ? snd : rcv) - m->r;
     return (net > cpu ? net : cpu) + m->r + m->done;
 }
 
 double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                          uint32_t kr)
 {
-    return msg_time(m, B, h, ks, kr, false);
+    return msg_time(m, B, h, ks, kr ? kr : 1, ks, kr ? kr : 1, false);
+}
+
+double mpp_coll_xfer_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t sw,
+                          uint32_t sr, uint32_t rw, uint32_t rr)
+{
+    return msg_time(m, B, h, sw, sr, rw, rr, false);
 }
 
 double mpp_coll_exchange_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                               uint32_t kr)
 {
-    return (double)(kr ? kr : 1) * m->post + msg_time(m, B, h, ks, kr, true);
+    return (double)(kr ? kr : 1) * m->post + msg_time(m, B, h, ks, kr ? kr : 1, ks, kr ? kr : 1, true);
 }
 
 uint32_t mpp_coll_pieces(uint64_t bytes, uint64_t chunk)
@@ -1087,13 +1115,13 @@ double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, b
              * children */
             double t = 0;
             for (uint32_t j = 0; j < n; j++)
-                t += mpp_coll_msg_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, 1, 0);
+                t += mpp_coll_xfer_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, 1, 0, 0, 1);
             return t;
         }
         /* scatter in pieces: the root sends every piece back to back, the
          * last one to the deepest member (n hops below) */
         return (double)(g - 1) * pieces_sum(m, a->M, a->chunk, true, 1, 0) -
-               mpp_coll_occupancy(m, last, 1) + n * mpp_coll_msg_time(m, last, 1, 1, 0);
+               mpp_coll_occupancy(m, last, 1) + n * mpp_coll_xfer_time(m, last, 1, 1, 0, 0, 1);
     }
     uint64_t B = pers_part_bytes(a->M, n, 0);
     uint32_t Cp = mpp_coll_pieces(B, a->chunk);

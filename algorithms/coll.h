@@ -277,6 +277,13 @@ double mpp_coll_latency(const mpp_coll_model *m, double h);
  * to its last flit's ejection. */
 double mpp_coll_msg_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t ks,
                          uint32_t kr);
+/* A message whose sender writes sw messages (this one among them) and
+ * reads sr at the same time, and whose receiver writes rw and reads rr
+ * (this one among them): the slower processor sets the pace of the
+ * packets. mpp_coll_msg_time(ks, kr) is (ks, kr, ks, kr): one processor
+ * both writes and reads (a relay, an exchange). */
+double mpp_coll_xfer_time(const mpp_coll_model *m, uint64_t B, double h, uint32_t sw,
+                          uint32_t sr, uint32_t rw, uint32_t rr);
 /* One step of an exchange (every member posts its kr receives, then
  * writes its ks messages of B bytes over h hops, then waits for them
  * all): the postings come before the data leaves, kr post + msg_time
@@ -287,6 +294,12 @@ double mpp_coll_exchange_time(const mpp_coll_model *m, uint64_t B, double h, uin
  * processor's writing of its packets with ks messages at once, whichever
  * is longer. A sender's messages follow each other this far apart. */
 double mpp_coll_occupancy(const mpp_coll_model *m, uint64_t B, uint32_t ks);
+/* Cycles between the root's consecutive pieces of q bytes in a pipelined
+ * broadcast tree whose root has c children: the root sending c copies (one
+ * port after the other one-port; over min(links, c) ports all-port, its
+ * processor writing every copy), or its busiest relay (the first child,
+ * reading every piece and writing it c - 1 times), whichever is slower. */
+double mpp_coll_tree_pace(const mpp_coll_model *m, uint64_t q, uint32_t c);
 /* Distance between members a and b (hops_mean without a topology). */
 double mpp_coll_hops(const mpp_coll_model *m, uint32_t a, uint32_t b);
 /* Pieces of `bytes` cut at `chunk` (0: one), and the size of piece k. */

@@ -38,28 +38,13 @@ static double bn_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
     if (!n)
         return 0;
-    /* the root's n sends of a piece go over `links` ports (n on a cube
-     * node with all-port, 1 one-port, 2 on the CM-5) */
-    uint32_t ports = m->all_port ? (m->links < n ? m->links : n) : 1;
-    uint32_t per = (n + ports - 1) / ports, ks = m->all_port ? n : 1;
-    double occ = m->all_port ? (double)per * mpp_coll_flits(m, q) : 0;
-    double cpu = (double)mpp_packet_count(&m->pk, q) * n * m->w;
-    /* ... unless the busiest relay's processor is slower: the root's first
-     * child reads every piece and writes it n - 1 times */
-    double P = (double)mpp_packet_count(&m->pk, q);
-    double relay = P * ((n - 1) * m->w + m->r) + m->post + m->done;
-    if (!m->all_port)
-        occ = n * mpp_coll_occupancy(m, q, 1);
-    else if (cpu > occ)
-        occ = cpu;
-    if (relay > occ)
-        occ = relay;
+    double occ = mpp_coll_tree_pace(m, q, n);
     /* the deepest path: root -> root ^ 1 -> root ^ 3 -> ..., each message
      * over its own distance */
     double chain = 0;
     for (uint32_t j = 0, x = a->root; j < n; j++) {
         uint32_t y = x ^ (1u << j);
-        chain += mpp_coll_msg_time(m, last, mpp_coll_hops(m, x, y), ks, 1);
+        chain += mpp_coll_xfer_time(m, last, mpp_coll_hops(m, x, y), 1, 0, 0, 1);
         x = y;
     }
     return (double)(C - 1) * occ + chain;

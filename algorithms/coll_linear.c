@@ -78,12 +78,12 @@ static double li_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
     if (g < 2)
         return 0;
-    uint32_t ks = m->all_port ? L : 1;
     double chain = 0, tail = 0;
     for (uint32_t lo = 0, len = g; len > 1;) {
         uint32_t h = (len + 1) / 2;
-        chain += mpp_coll_msg_time(m, last, mpp_coll_hops(m, (a->root + lo) % g,
-                                                          (a->root + lo + h) % g), ks, 1);
+        chain += mpp_coll_xfer_time(m, last,
+                                    mpp_coll_hops(m, (a->root + lo) % g, (a->root + lo + h) % g),
+                                    1, 0, 0, 1);
         lo += h;
         len -= h;
     }
@@ -92,9 +92,10 @@ static double li_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     for (uint32_t len = g; len > 1; len = (len + 1) / 2, k++)
         pos = (len + 1) / 2;
     tail = (m->all_port ? 0 : (double)(k - 1) * mpp_coll_occupancy(m, last, 1)) +
-           mpp_coll_msg_time(m, last, mpp_coll_hops(m, a->root, (a->root + pos) % g), ks, 1);
+           mpp_coll_xfer_time(m, last, mpp_coll_hops(m, a->root, (a->root + pos) % g), 1, 0, 0,
+                              1);
     double end = chain > tail ? chain : tail;
-    return (double)(C - 1) * (m->all_port ? 1 : L) * mpp_coll_occupancy(m, q, ks) + end;
+    return (double)(C - 1) * mpp_coll_tree_pace(m, q, L) + end;
 }
 
 static double li_bound(const mpp_coll_model *m, const mpp_coll_args *a)
