@@ -1088,6 +1088,54 @@ double mpp_coll_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t ks, ui
     return t;
 }
 
+/* All-port gather of whole parts of q bytes up the rotated SBTs. By
+ * symmetry a node's timeline depends only on the dimension d of its
+ * subtree: in step e it sends its parent, on its one link to it, the
+ * binomial(d, e) parts e levels below it, as soon as the step-(e - 1)
+ * messages of its children (subtrees of dimension e - 1 .. d - 1) have
+ * arrived and its link has carried the message of step e - 1:
+ *   S_d(e) = max(max_c A_c(e - 1), S_d(e - 1) + O(B_d(e - 1))),
+ *   A_d(e) = S_d(e) + tau(B_d(e)).
+ * A tree's top has the children of dimension 1 .. n - 1 (the source, its
+ * dimension-0 child, is left out); the gather ends when its depth-n
+ * message reaches the source. */
+static double gather_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t n)
+{
+    double A[32][33], S[33];
+    double binom[33][33];
+    for (uint32_t d = 0; d <= n; d++) {
+        binom[d][0] = 1;
+        for (uint32_t e = 1; e <= d; e++)
+            binom[d][e] = binom[d][e - 1] * (d - e + 1) / e;
+    }
+    double end = 0;
+    for (uint32_t d = 0; d <= n; d++) {
+        bool top = d == n;
+        uint32_t c0 = top ? 1 : 0; /* the children's smallest dimension */
+        for (uint32_t e = 0; e <= d; e++) {
+            double ready = 0;
+            if (e)
+                for (uint32_t c = (e - 1 > c0 ? e - 1 : c0); c < d; c++)
+                    if (A[c][e - 1] > ready)
+                        ready = A[c][e - 1];
+            double parts = top && e == 1 ? (double)(n - 1) : binom[d][e];
+            if (e) {
+                double prev = top && e - 1 == 1 ? (double)(n - 1) : binom[d][e - 1];
+                double free = S[e - 1] + mpp_coll_occupancy(m, (uint64_t)prev * q, n);
+                if (free > ready)
+                    ready = free;
+            }
+            S[e] = ready;
+            double arr = ready + mpp_coll_msg_time(m, (uint64_t)parts * q, 1, n, n);
+            if (top)
+                end = arr;
+            else
+                A[d][e] = arr;
+        }
+    }
+    return end;
+}
+
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up)
 {
     uint32_t n = m->n, g = m->g;
@@ -1128,7 +1176,7 @@ double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, b
     uint64_t lastp = mpp_coll_piece_bytes(B, a->chunk, Cp - 1);
     if (Cp == 1) {
         if (up)
-            return mpp_coll_levels_time(m, B, n, n);
+            return n < 32 ? gather_levels_time(m, B, n) : mpp_coll_levels_time(m, B, n, n);
         /* scatter, whole parts: the root sends the g - 1 parts of tree j
          * on its link j, then each node its subtree's, down the chain of
          * first children (subtrees of 2^(n-1), ..., 1 members) */
