@@ -74,6 +74,11 @@ void mpp_coll_group_end(mpp_coll_plan *pl)
     free(pl->recvs);
     free(pl->touched);
     free(pl->touched_mark);
+    free(pl->t_start);
+    free(pl->t_in);
+    free(pl->t_port);
+    free(pl->t_eject);
+    pl->t_start = pl->t_in = pl->t_port = pl->t_eject = NULL;
     lazy_free(pl);
     pl->item_bytes = NULL;
     pl->held = pl->inc = NULL;
@@ -122,6 +127,13 @@ int mpp_coll_group_begin(mpp_coll_plan *pl, const mpp_coll_group *grp, uint32_t 
         pl->inc = calloc(cells ? cells : 1, sizeof *pl->inc);
         pl->recvd = calloc((size_t)g * nitems + 1, 1);
         ok = pl->held && pl->inc && pl->recvd;
+    }
+    if (ok && pl->clock) {
+        pl->t_start = calloc(g, sizeof *pl->t_start);
+        pl->t_in = calloc(g, sizeof *pl->t_in);
+        pl->t_port = calloc((size_t)g * pl->t_ports, sizeof *pl->t_port);
+        pl->t_eject = calloc(g, sizeof *pl->t_eject);
+        ok = pl->t_start && pl->t_in && pl->t_port && pl->t_eject;
     }
     if (!ok) {
         mpp_coll_group_end(pl);
@@ -389,11 +401,44 @@ static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
     return rc;
 }
 
+/* The clock (mpp_coll_schedule_time): the open step's messages leave and
+ * arrive; then every member that received waits for its receives. */
+static void clock_step(mpp_coll_plan *pl)
+{
+    const mpp_coll_model *m = pl->clock;
+    for (uint32_t k = 0; k < pl->ncur; k++) {
+        const mpp_coll_msg *x = &pl->cur[k];
+        uint32_t diff = x->from ^ x->to, ks = pl->sends[x->from], kr = pl->recvs[x->to];
+        uint32_t port = pl->t_ports > 1 ? (uint32_t)__builtin_ctz(diff) % pl->t_ports : 0;
+        double *free = &pl->t_port[(size_t)x->from * pl->t_ports + port];
+        double start = pl->t_start[x->from] > *free ? pl->t_start[x->from] : *free;
+        double in = start + mpp_coll_msg_time(m, x->bytes, mpp_coll_hops(m, x->from, x->to), ks, kr);
+        *free = start + mpp_coll_occupancy(m, x->bytes, ks);
+        if (pl->t_ports == 1) {
+            double ej = pl->t_eject[x->to] + mpp_coll_flits(m, x->bytes);
+            if (ej > in)
+                in = ej;
+            pl->t_eject[x->to] = in;
+        }
+        if (in > pl->t_in[x->to])
+            pl->t_in[x->to] = in;
+        if (in > pl->t_end)
+            pl->t_end = in;
+    }
+    for (uint32_t k = 0; k < pl->ntouched; k++) {
+        uint32_t v = pl->touched[k];
+        if (pl->t_in[v] > pl->t_start[v])
+            pl->t_start[v] = pl->t_in[v];
+    }
+}
+
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err)
 {
     assert(pl->in_step);
     pl->in_step = false;
     int rc = 0;
+    if (pl->clock && pl->ncur)
+        clock_step(pl);
     if (pl->ncur) {
         uint32_t tag = pl->tag_base + pl->step;
         if (tag > MPP_COLL_TAG_MAX)
@@ -1057,85 +1102,18 @@ int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_
  * each; pipelined, (g-1) C pieces in turn and n - 1 levels to fill. All-
  * port: the n trees share the work, each carrying (g-1) pieces of M/n per
  * piece step on its own link. */
-/* Sum over the pieces of B bytes cut at chunk of the message time (or,
- * with occ, the occupancy) of each. */
-static double pieces_sum(const mpp_coll_model *m, uint64_t B, uint64_t chunk, bool occ,
-                         uint32_t ks, uint32_t kr)
+/* Sum over the pieces of B bytes cut at chunk of the occupancy of each. */
+static double pieces_occupancy(const mpp_coll_model *m, uint64_t B, uint64_t chunk)
 {
     uint32_t C = mpp_coll_pieces(B, chunk);
     double t = 0;
-    for (uint32_t k = 0; k < C; k++) {
-        uint64_t q = mpp_coll_piece_bytes(B, chunk, k);
-        t += occ ? mpp_coll_occupancy(m, q, ks) : mpp_coll_msg_time(m, q, 1, ks, kr);
-    }
+    for (uint32_t k = 0; k < C; k++)
+        t += mpp_coll_occupancy(m, mpp_coll_piece_bytes(B, chunk, k), 1);
     return t;
 }
 
-double mpp_coll_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t ks, uint32_t kr)
-{
-    /* the messages of step e into the root carry the parts of the tree's
-     * nodes e levels below its top (binomial(n, e) of them, the source left
-     * out of level 1) */
-    uint32_t n = m->n;
-    double t = 0, c = 1;
-    for (uint32_t e = 0; e <= n; e++) {
-        if (e)
-            c = c * (n - e + 1) / e;
-        double k = e == 1 ? c - 1 : c;
-        if (k >= 1)
-            t += mpp_coll_msg_time(m, (uint64_t)k * q, 1, ks, kr);
-    }
-    return t;
-}
-
-/* All-port gather of whole parts of q bytes up the rotated SBTs. By
- * symmetry a node's timeline depends only on the dimension d of its
- * subtree: in step e it sends its parent, on its one link to it, the
- * binomial(d, e) parts e levels below it, as soon as the step-(e - 1)
- * messages of its children (subtrees of dimension e - 1 .. d - 1) have
- * arrived and its link has carried the message of step e - 1:
- *   S_d(e) = max(max_c A_c(e - 1), S_d(e - 1) + O(B_d(e - 1))),
- *   A_d(e) = S_d(e) + tau(B_d(e)).
- * A tree's top has the children of dimension 1 .. n - 1 (the source, its
- * dimension-0 child, is left out); the gather ends when its depth-n
- * message reaches the source. */
-static double gather_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t n)
-{
-    double A[32][33], S[33];
-    double binom[33][33];
-    for (uint32_t d = 0; d <= n; d++) {
-        binom[d][0] = 1;
-        for (uint32_t e = 1; e <= d; e++)
-            binom[d][e] = binom[d][e - 1] * (d - e + 1) / e;
-    }
-    double end = 0;
-    for (uint32_t d = 0; d <= n; d++) {
-        bool top = d == n;
-        uint32_t c0 = top ? 1 : 0; /* the children's smallest dimension */
-        for (uint32_t e = 0; e <= d; e++) {
-            double ready = 0;
-            if (e)
-                for (uint32_t c = (e - 1 > c0 ? e - 1 : c0); c < d; c++)
-                    if (A[c][e - 1] > ready)
-                        ready = A[c][e - 1];
-            double parts = top && e == 1 ? (double)(n - 1) : binom[d][e];
-            if (e) {
-                double prev = top && e - 1 == 1 ? (double)(n - 1) : binom[d][e - 1];
-                double free = S[e - 1] + mpp_coll_occupancy(m, (uint64_t)prev * q, n);
-                if (free > ready)
-                    ready = free;
-            }
-            S[e] = ready;
-            double arr = ready + mpp_coll_msg_time(m, (uint64_t)parts * q, 1, n, n);
-            if (top)
-                end = arr;
-            else
-                A[d][e] = arr;
-        }
-    }
-    return end;
-}
-
+/* One-port (or fewer links than dimensions: the one-port schedule); the
+ * plug-ins time the all-port schedule by mpp_coll_steps_analytic. */
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up)
 {
     uint32_t n = m->n, g = m->g;
@@ -1143,63 +1121,31 @@ double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, b
         return 0;
     uint32_t C = mpp_coll_pieces(a->M, a->chunk);
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
-    if (!mpp_coll_trees_at_once(a, n)) {
-        if (up) {
-            /* gather: every member sends what it holds at once (its own
-             * block first); the root's one ejection channel takes every
-             * piece of the g - 1 blocks one after the other */
-            double per = 0;
-            for (uint32_t k = 0; k < C; k++) {
-                uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, k);
-                uint64_t P = mpp_packet_count(&m->pk, q);
-                double f = mpp_coll_flits(m, q), rd = (double)P * m->r;
-                per += f > rd ? f : rd;
-            }
-            return mpp_coll_latency(m, 1) + (double)(g - 1) * per + m->r + m->done;
-        }
-        if (C == 1) {
-            /* scatter, whole blocks: the root sends each child its
-             * subtree's blocks, the largest first; the chain of first
-             * children */
-            double t = 0;
-            for (uint32_t j = 0; j < n; j++)
-                t += mpp_coll_xfer_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, 1, 0, 0, 1);
-            return t;
-        }
-        /* scatter in pieces: the root sends every piece back to back, the
-         * last one to the deepest member (n hops below) */
-        return (double)(g - 1) * pieces_sum(m, a->M, a->chunk, true, 1, 0) -
-               mpp_coll_occupancy(m, last, 1) + n * mpp_coll_xfer_time(m, last, 1, 1, 0, 0, 1);
-    }
-    uint64_t B = pers_part_bytes(a->M, n, 0);
-    uint32_t Cp = mpp_coll_pieces(B, a->chunk);
-    uint64_t lastp = mpp_coll_piece_bytes(B, a->chunk, Cp - 1);
-    if (Cp == 1) {
-        if (up)
-            return n < 32 ? gather_levels_time(m, B, n) : mpp_coll_levels_time(m, B, n, n);
-        /* scatter, whole parts: the root sends the g - 1 parts of tree j
-         * on its link j, then each node its subtree's, down the chain of
-         * first children (subtrees of 2^(n-1), ..., 1 members) */
-        double t = mpp_coll_msg_time(m, (uint64_t)(g - 1) * B, 1, n, 1);
-        for (uint32_t i = 0; i < n; i++)
-            t += mpp_coll_msg_time(m, ((uint64_t)1 << i) * B, 1, n, 1);
-        return t;
-    }
     if (up) {
-        /* gather in pieces: the root's ejection channel on link j takes
-         * every piece of the g - 1 parts of tree j one after the other */
+        /* gather: every member sends what it holds at once (its own block
+         * first); the root's one ejection channel takes every piece of the
+         * g - 1 blocks one after the other */
         double per = 0;
-        for (uint32_t k = 0; k < Cp; k++) {
-            uint64_t q = mpp_coll_piece_bytes(B, a->chunk, k);
-            double f = mpp_coll_flits(m, q), rd = (double)mpp_packet_count(&m->pk, q) * n * m->r;
+        for (uint32_t k = 0; k < C; k++) {
+            uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, k);
+            uint64_t P = mpp_packet_count(&m->pk, q);
+            double f = mpp_coll_flits(m, q), rd = (double)P * m->r;
             per += f > rd ? f : rd;
         }
         return mpp_coll_latency(m, 1) + (double)(g - 1) * per + m->r + m->done;
     }
-    /* scatter in pieces: the g - 1 parts' pieces one per step on the root's
-     * link j, then n levels */
-    return (double)(g - 1) * pieces_sum(m, B, a->chunk, false, n, 1) +
-           n * mpp_coll_msg_time(m, lastp, 1, n, 1);
+    if (C == 1) {
+        /* scatter, whole blocks: the root sends each child its subtree's
+         * blocks, the largest first; the chain of first children */
+        double t = 0;
+        for (uint32_t j = 0; j < n; j++)
+            t += mpp_coll_xfer_time(m, ((uint64_t)1 << (n - 1 - j)) * a->M, 1, 1, 0, 0, 1);
+        return t;
+    }
+    /* scatter in pieces: the root sends every piece back to back, the last
+     * one to the deepest member (n hops below) */
+    return (double)(g - 1) * pieces_occupancy(m, a->M, a->chunk) -
+           mpp_coll_occupancy(m, last, 1) + n * mpp_coll_xfer_time(m, last, 1, 1, 0, 0, 1);
 }
 
 double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a)
@@ -1207,4 +1153,44 @@ double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a)
     if (m->g < 2)
         return 0;
     return (double)(m->g - 1) * a->M * m->byte / (m->all_port ? m->links : 1);
+}
+
+int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
+                           const mpp_coll_model *m, double *t, mpp_err *err)
+{
+    *t = 0;
+    mpp_coll_plan pl;
+    uint32_t N = m->topo ? m->topo->nodes : m->g;
+    int rc = mpp_coll_plan_init(&pl, N, MPP_PARADIGM_AM, a->chunk, 0, err);
+    if (rc)
+        return rc;
+    pl.clock = m;
+    pl.t_ports = m->all_port && m->links > 1 ? m->links : 1;
+    uint32_t *ids = NULL;
+    const uint32_t *node = m->node;
+    if (!node) {
+        ids = malloc((m->g ? m->g : 1) * sizeof *ids);
+        if (!ids) {
+            mpp_coll_plan_free(&pl);
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        }
+        for (uint32_t i = 0; i < m->g; i++)
+            ids[i] = i;
+        node = ids;
+    }
+    mpp_coll_group grp = {m->g, node};
+    rc = mpp_coll_plan_groups(&pl, ops, a, &grp, 1, err);
+    if (!rc)
+        *t = pl.t_end;
+    free(ids);
+    mpp_coll_plan_free(&pl);
+    return rc;
+}
+
+double mpp_coll_steps_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                               const mpp_coll_args *a)
+{
+    double t = 0;
+    mpp_err err;
+    return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;
 }

@@ -112,6 +112,15 @@ typedef struct mpp_coll_plan {
     uint32_t *pend_head, *pend_tail; /* [g] receives not posted yet, oldest first */
     struct mpp_coll_pend *pend;      /* their list cells */
     uint32_t npend, pend_cap;
+    /* the steps' clock (mpp_coll_schedule_time): per member of the open
+     * group */
+    const struct mpp_coll_model *clock;
+    uint32_t t_ports;        /* ports per member: 1 one-port, the links all-port */
+    double *t_start;         /* [g] its present step's sends may leave */
+    double *t_in;            /* [g] its receives of the open step are in */
+    double *t_port;          /* [g x t_ports] the port is free */
+    double *t_eject;         /* [g] one-port: its ejection channel is free */
+    double t_end;            /* the last arrival so far */
 } mpp_coll_plan;
 
 /* A receive of lazy waits, posted when it is waited for. */
@@ -334,10 +343,6 @@ uint32_t mpp_coll_pers_member(const mpp_coll_args *a, uint32_t g, uint32_t i);
 int mpp_coll_pers_build(mpp_coll_plan *pl, const mpp_coll_args *a, bool up, mpp_err *err);
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up);
 double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a);
-/* All-port gather and allgather of whole parts of q bytes over the MSBT
- * trees (n + 1 steps; the messages into a tree's top in step e carry the
- * parts of its members e levels below). */
-double mpp_coll_levels_time(const mpp_coll_model *m, uint64_t q, uint32_t ks, uint32_t kr);
 
 /* ------------------------------------------------------------------------
  * The family. */
@@ -403,5 +408,27 @@ extern const mpp_family mpp_coll_family;
  * wants, each received at most once, and none it had). 0 or an error. */
 int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_coll_args *a,
                          const mpp_coll_group *grp, uint32_t ngroups, mpp_err *err);
+
+/* The time of the collective ops's schedule on the model's group (its g
+ * members, member i on node m->node[i]), steps as the programs run them
+ * (a non-lazy plan): a member's sends of a step leave when its receives of
+ * the steps before are in (its WAITs) and their port is free (one port,
+ * or one per link all-port: the link to the destination's lowest
+ * differing address bit); a message of B bytes over h hops arrives
+ * mpp_coll_msg_time(B, h, ks, kr) after it leaves and keeps its port
+ * mpp_coll_occupancy(B, ks) (ks, kr the messages its sender writes and its
+ * receiver reads in the step); a one-port receiver's one ejection channel
+ * takes the messages one after the other (a message arrives no sooner than
+ * the flits of its own after the one before). The latest arrival; network
+ * cycles, without the start cycle. Fails as mpp_coll_plan_groups (*t is
+ * then 0). */
+int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
+                           const mpp_coll_model *m, double *t, mpp_err *err);
+/* The analytic time of the MSBT family's all-port schedules (n trees at
+ * once by the flow scheduler, whose pieces overlap across trees and
+ * levels): mpp_coll_schedule_time, 0 when it cannot be planned (out of
+ * memory: the run then reports no analytic time). */
+double mpp_coll_steps_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                               const mpp_coll_args *a);
 
 #endif

@@ -129,25 +129,21 @@ static int ag_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return ag_parts(a, pl->grp.g) == 1 ? exchange(pl, err) : trees(pl, a, err);
 }
 
-/* one-port: n exchanges of 2^d blocks; all-port: every link carries
- * (g - 1) C pieces of M / (n C) bytes, n + 1 levels to fill. */
+extern const mpp_coll_ops mpp_coll_allgather;
+
+/* one-port: n exchanges of 2^d blocks; all-port (n trees at once): the
+ * recurrence over the flow's steps (coll.h). */
 static double ag_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t n = m->n, g = m->g;
     if (g < 2)
         return 0;
-    if (!mpp_coll_trees_at_once(a, n)) {
-        double t = 0;
-        for (uint32_t d = 0; d < n; d++)
-            t += mpp_coll_exchange_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);
-        return t;
-    }
-    uint64_t B = a->M / n + (a->M % n ? 1 : 0);
-    uint32_t C = mpp_coll_pieces(B, a->chunk);
-    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, 0);
-    if (C == 1)
-        return mpp_coll_levels_time(m, B, n, n);
-    return ((double)(g - 1) * C + n) * mpp_coll_msg_time(m, q, 1, n, n);
+    if (mpp_coll_trees_at_once(a, n))
+        return mpp_coll_steps_analytic(&mpp_coll_allgather, m, a);
+    double t = 0;
+    for (uint32_t d = 0; d < n; d++)
+        t += mpp_coll_exchange_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);
+    return t;
 }
 
 static double ag_bound(const mpp_coll_model *m, const mpp_coll_args *a)

@@ -155,31 +155,28 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
-/* C pieces of q = M / (n C) bytes per tree. all-port: a piece per tree and
- * step on every link, n + 1 levels deep (C + n steps); one-port: the
- * dimension-cycling schedule, max_j (j + n C_j + 1) steps (piece k of tree
- * j leaves the root in step j + n k and reaches the deepest node of the
- * tree n steps later) of one message sent and one received per node. A
- * step takes the time of its largest piece (the last piece of a part may
- * be short). */
+extern const mpp_coll_ops mpp_coll_msbt;
+
+/* All-port (n trees at once): the recurrence over the flow's steps
+ * (coll.h). One-port: the dimension-cycling schedule, max_j (j + n C_j + 1)
+ * steps (piece k of tree j leaves the root in step j + n k and reaches the
+ * deepest node of the tree n steps later) of one message sent and one
+ * received per node; a step takes the time of the largest piece that moves
+ * in it (the last piece of a part may be short). */
 static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t n = m->n;
     if (!n)
         return 0;
-    bool at = mpp_coll_trees_at_once(a, n);
+    if (mpp_coll_trees_at_once(a, n))
+        return mpp_coll_steps_analytic(&mpp_coll_msbt, m, a);
     uint64_t T = 0;
     for (uint32_t j = 0; j < n; j++) {
-        uint64_t t = (at ? 0 : j) +
-                     (uint64_t)(at ? 1 : n) *
-                         mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) +
-                     (at ? n : 1);
+        uint64_t t = j + (uint64_t)n * mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) + 1;
         T = t > T ? t : T;
     }
-    /* each step takes the time of the largest piece that moves in it:
-     * piece k of tree j crosses a level e steps below the root (e = 0..n)
-     * in step j + n k + e one-port (in the step of its dimension), in step
-     * k + e all-port */
+    /* piece k of tree j crosses a level e steps below the root (e = 0..n)
+     * in step j + n k + e (the step of its dimension) */
     double sum = 0;
     for (uint64_t t = 0; t < T; t++) {
         uint64_t big = 0;
@@ -187,18 +184,17 @@ static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
             uint64_t B = part_bytes(a->M, n, j);
             uint32_t C = mpp_coll_pieces(B, a->chunk);
             for (uint32_t e = 0; e <= n; e++) {
-                uint64_t base = (at ? 0 : j) + e;
-                if (t < base || (!at && (t - base) % n))
+                uint64_t base = (uint64_t)j + e;
+                if (t < base || (t - base) % n)
                     continue;
-                uint64_t k = (t - base) / (at ? 1 : n);
+                uint64_t k = (t - base) / n;
                 if (k < C) {
                     uint64_t q = mpp_coll_piece_bytes(B, a->chunk, (uint32_t)k);
                     big = q > big ? q : big;
                 }
             }
         }
-        sum += at ? mpp_coll_msg_time(m, big, 1, n, n)
-                           : mpp_coll_msg_time(m, big, 1, 1, 1);
+        sum += mpp_coll_msg_time(m, big, 1, 1, 1);
     }
     return sum;
 }
