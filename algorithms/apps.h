@@ -1,0 +1,138 @@
+/* algorithms/apps.h — the irregular applications of Bae and Ranka (1994)
+ * (SPEC section 7, docs/apps.md): the Wolff cluster algorithm on a 2D
+ * Ising lattice and Lee's maze routing, their sequential cores, and the
+ * column-stripe partition their parallel runs cut the lattice with.
+ *
+ * The sequential cores define what every parallel run must compute: for a
+ * seed, the Wolff clusters (a bond's activation is a function of (seed,
+ * sweep, bond), so a cluster is the connected component of its seed site
+ * in the active bonds, whatever order it is grown in), and the Lee
+ * instances (grid, source, destination) and their path lengths. They count
+ * the operations the node processor's compute model charges (sites
+ * visited, random numbers, queue operations, bond and cell tests). */
+#ifndef MPP_ALGORITHMS_APPS_H
+#define MPP_ALGORITHMS_APPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/err.h"
+
+/* Operations of one expansion (a Wolff cluster, a Lee wavefront). */
+typedef struct mpp_app_counts {
+    uint64_t sites;      /* sites (cells) taken off the wavefront and expanded */
+    uint64_t tests;      /* bond tests (Wolff) or neighbour cell tests (Lee) */
+    uint64_t randoms;    /* random numbers drawn (Wolff: one per bond test) */
+    uint64_t queue_ops;  /* wavefront pushes and pops */
+    uint64_t cycles;     /* expansion cycles (wavefront generations) */
+} mpp_app_counts;
+
+/* c += k (c may be NULL). */
+static inline void mpp_app_counts_add(mpp_app_counts *c, const mpp_app_counts *k)
+{
+    if (!c)
+        return;
+    c->sites += k->sites;
+    c->tests += k->tests;
+    c->randoms += k->randoms;
+    c->queue_ops += k->queue_ops;
+    c->cycles += k->cycles;
+}
+
+/* The largest lattice side: N x N sites are indexed by 32-bit integers. */
+#define MPP_APP_MAX_N 16384u
+
+/* ------------------------------------------------------------------------
+ * Wolff: N x N Ising lattice wrapped in both directions, spins +1 / -1,
+ * bond probability p = 1 - exp(-2 beta) between equal spins. Site
+ * s = y N + x; bond 2 s is s -- its right neighbour, 2 s + 1 s -- the one
+ * below. */
+typedef struct mpp_wolff {
+    uint32_t N;
+    uint64_t seed;
+    double beta, p;
+    uint64_t threshold;  /* a bond is active when its key's 53 bits < threshold */
+    int8_t *spin;        /* [N N] */
+    uint8_t *in;         /* [N N] scratch: in the cluster being grown */
+    uint32_t *list;      /* [N N] scratch: the cluster's sites, wave after wave */
+} mpp_wolff;
+
+/* The critical inverse temperature ln(1 + sqrt 2) / 2. */
+#define MPP_WOLFF_BETA_C 0.44068679350977147
+
+/* A lattice of N x N spins drawn at random from the seed (2 <= N <=
+ * MPP_APP_MAX_N, beta >= 0). MPP_EINVAL on a bad argument, MPP_ENOMEM. */
+int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err *err);
+void mpp_wolff_free(mpp_wolff *w);
+/* Is bond b open in sweep t (given equal spins)? A function of (seed, t, b)
+ * only. */
+bool mpp_wolff_bond(const mpp_wolff *w, uint64_t t, uint64_t b);
+/* The site sweep t grows its cluster from. */
+uint32_t mpp_wolff_start(const mpp_wolff *w, uint64_t t);
+/* Sweep t: grow the cluster from mpp_wolff_start by the ants-in-the-
+ * labyrinth wavefront (each expansion cycle visits the wavefront's sites
+ * and tests the bonds to their equal-spin neighbours outside the cluster),
+ * then flip it. Returns its size; adds its operations to c (may be NULL). */
+uint32_t mpp_wolff_sweep(mpp_wolff *w, uint64_t t, mpp_app_counts *c);
+/* The cluster of sweep t without growing it in waves: the connected
+ * component of the start site in the open bonds, by depth-first search
+ * (a check of mpp_wolff_sweep: the same sites). Marks them in mark[N N]
+ * (1 inside, 0 outside) and returns the size. Does not flip. */
+uint32_t mpp_wolff_component(const mpp_wolff *w, uint64_t t, uint8_t *mark, uint32_t *stack);
+
+/* ------------------------------------------------------------------------
+ * Lee: an N x N grid (no wrap-around) with blocked cells, a source and a
+ * destination (cells y N + x). */
+typedef struct mpp_lee {
+    uint32_t N;
+    uint8_t *blocked;    /* [N N] */
+    uint64_t nblocked;
+    uint32_t src, dst;
+    uint32_t M;          /* Manhattan distance from src to dst */
+    uint32_t nets;       /* nets routed to pre-block the grid */
+    uint32_t reached;    /* cells labelled by the last expansion */
+    uint32_t *label;     /* [N N] scratch: wavefront labels, 0 = not reached */
+    uint32_t *queue;     /* [N N] scratch */
+} mpp_lee;
+
+/* The most blocked fraction a Lee grid may have. */
+#define MPP_LEE_MAX_FRACTION 0.9
+
+/* Instance `instance` of seed: a source and a destination drawn at
+ * Manhattan distance ceil(0.4 N) .. floor(0.6 N); then the grid pre-blocked
+ * to round(fraction N^2) cells by routing random nets with Lee's algorithm
+ * on it and blocking each found path, cell by cell from its source, until
+ * the count is reached. A net joins two random open cells; when the second
+ * is cut off from the first it is drawn again among the cells the
+ * expansion reached (the blocked paths split the grid into regions); a net
+ * whose path would cut the source off from the destination is put back,
+ * so the instance always has a path.
+ * 4 <= N <= MPP_APP_MAX_N, 0 <= fraction <= MPP_LEE_MAX_FRACTION.
+ * MPP_EINVAL on a bad argument or when no more nets (or no source and
+ * destination) can be found, MPP_ENOMEM. */
+int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uint64_t instance,
+                     mpp_err *err);
+void mpp_lee_free(mpp_lee *g);
+/* The wavefront expansion from a to b over open cells (breadth first, one
+ * expansion cycle per wavefront): labels cells with their distance + 1 in
+ * g->label (cleared first). Returns the distance from a to b, or -1 when b
+ * cannot be reached; adds its operations to c (may be NULL). */
+int64_t mpp_lee_expand(mpp_lee *g, uint32_t a, uint32_t b, mpp_app_counts *c);
+/* After an expansion that reached b: the path from b back to a along
+ * decreasing labels (at each cell the first neighbour in the order left,
+ * right, up, down one label lower), written to path[0 .. len] (path[0] = b,
+ * path[len] = a); returns len. */
+uint32_t mpp_lee_path(const mpp_lee *g, uint32_t a, uint32_t b, uint32_t *path);
+
+/* ------------------------------------------------------------------------
+ * Column stripes: columns cut into stripes of w columns (the last may be
+ * narrower), stripe k on processor k mod P. Legal when 1 <= w <= N and
+ * there are at least P stripes (ceil(N / w) >= P); else MPP_EINVAL saying
+ * which. */
+int mpp_stripes_check(uint32_t N, uint32_t w, uint32_t P, mpp_err *err);
+static inline uint32_t mpp_stripe_owner(uint32_t x, uint32_t w, uint32_t P)
+{
+    return (x / w) % P;
+}
+
+#endif

@@ -1,0 +1,159 @@
+/* test/test_apps.c — the sequential cores of the applications
+ * (algorithms/apps.h):
+ *   - Wolff: a sweep's cluster is the connected component of its start site
+ *     in the open bonds (grown in waves or depth first: the same sites), a
+ *     bond's state depends on (seed, sweep, bond) only, the cluster is
+ *     flipped, the same seed gives the same lattice; at beta = 0 a cluster
+ *     is one site, at a large beta the whole equal-spin component;
+ *   - Lee: every generated instance (N = 16, 32, 64, 25% and 50% blocked,
+ *     ten instances each) has a path, its blocked fraction is within 1% of
+ *     the target, its source and destination are open and 0.4 N .. 0.6 N
+ *     apart, and the recovered path is a chain of open neighbouring cells
+ *     as long as the expansion's distance (issue "Irregular applications",
+ *     must-show 2);
+ *   - the column stripes: legal widths, and the errors for the others;
+ *   - bad arguments are MPP_EINVAL. */
+#include <math.h>
+
+#include "algorithms/apps.h"
+#include "testutil.h"
+
+static void test_wolff(void)
+{
+    mpp_err err;
+    mpp_wolff w, w2;
+    CHECK(mpp_wolff_init(&w, 32, MPP_WOLFF_BETA_C, 7, &err) == 0);
+    CHECK(mpp_wolff_init(&w2, 32, MPP_WOLFF_BETA_C, 7, &err) == 0);
+    uint32_t n = 32 * 32;
+    uint8_t *mark = malloc(n);
+    uint32_t *stack = malloc(n * sizeof *stack);
+    int8_t *before = malloc(n);
+    uint64_t total = 0;
+    mpp_app_counts c = {0};
+    for (uint64_t t = 0; t < 200; t++) {
+        uint32_t comp = mpp_wolff_component(&w, t, mark, stack);
+        memcpy(before, w.spin, n);
+        uint32_t size = mpp_wolff_sweep(&w, t, &c);
+        CHECKF(size == comp, "sweep %llu: waves %u sites, component %u", (unsigned long long)t,
+               size, comp);
+        uint32_t flipped = 0, wrong = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            bool f = w.spin[s] != before[s];
+            flipped += f;
+            wrong += f != (mark[s] != 0);
+        }
+        CHECKF(flipped == size && wrong == 0, "sweep %llu: %u flipped, %u wrong",
+               (unsigned long long)t, flipped, wrong);
+        mpp_wolff_sweep(&w2, t, NULL);
+        total += size;
+    }
+    CHECK(memcmp(w.spin, w2.spin, n) == 0);
+    CHECK(c.sites == total && c.randoms == c.tests && c.cycles > 0 && c.queue_ops == 2 * total);
+    /* a bond is a function of (seed, sweep, bond) */
+    CHECK(mpp_wolff_bond(&w, 3, 10) == mpp_wolff_bond(&w2, 3, 10));
+    unsigned open = 0;
+    for (uint64_t b = 0; b < 20000; b++)
+        open += mpp_wolff_bond(&w, 5, b);
+    double p = 1 - exp(-2 * MPP_WOLFF_BETA_C);
+    CHECKF(fabs(open / 20000.0 - p) < 0.02, "open bonds %.3f, p %.3f", open / 20000.0, p);
+    printf("wolff 32x32 at beta_c: mean cluster %.1f sites over 200 sweeps, %.2f tests a site\n",
+           total / 200.0, (double)c.tests / (double)c.sites);
+    mpp_wolff_free(&w);
+    mpp_wolff_free(&w2);
+    /* beta 0: no bond opens; a huge beta: every equal-spin bond */
+    CHECK(mpp_wolff_init(&w, 16, 0, 1, &err) == 0);
+    CHECK(mpp_wolff_sweep(&w, 0, NULL) == 1);
+    mpp_wolff_free(&w);
+    CHECK(mpp_wolff_init(&w, 16, 50, 1, &err) == 0);
+    for (uint32_t s = 0; s < 256; s++)
+        w.spin[s] = 1;
+    CHECK(mpp_wolff_sweep(&w, 0, NULL) == 256);
+    mpp_wolff_free(&w);
+    free(mark);
+    free(stack);
+    free(before);
+    CHECK(mpp_wolff_init(&w, 1, 0.4, 1, &err) == MPP_EINVAL);
+    CHECK(mpp_wolff_init(&w, 8, -1, 1, &err) == MPP_EINVAL);
+    CHECK(mpp_wolff_init(&w, 8, NAN, 1, &err) == MPP_EINVAL);
+}
+
+static void test_lee(void)
+{
+    mpp_err err;
+    static const uint32_t sides[] = {16, 32, 64};
+    static const double fractions[] = {0.25, 0.5};
+    double worst = 0;
+    for (size_t i = 0; i < 3; i++)
+        for (size_t f = 0; f < 2; f++)
+            for (uint64_t inst = 0; inst < 10; inst++) {
+                mpp_lee g;
+                uint32_t N = sides[i];
+                int rc = mpp_lee_generate(&g, N, fractions[f], 11, inst, &err);
+                CHECKF(rc == 0, "N %u fraction %g instance %llu: %s", N, fractions[f],
+                       (unsigned long long)inst, rc ? err.msg : "");
+                if (rc)
+                    continue;
+                uint64_t blocked = 0;
+                for (uint32_t s = 0; s < N * N; s++)
+                    blocked += g.blocked[s];
+                double frac = (double)blocked / (N * N);
+                CHECK(blocked == g.nblocked);
+                CHECKF(fabs(frac - fractions[f]) <= 0.01, "N %u: blocked %.4f, target %g", N,
+                       frac, fractions[f]);
+                if (fabs(frac - fractions[f]) > worst)
+                    worst = fabs(frac - fractions[f]);
+                CHECK(!g.blocked[g.src] && !g.blocked[g.dst]);
+                CHECK(g.M >= (uint32_t)ceil(0.4 * N) && g.M <= (uint32_t)floor(0.6 * N));
+                mpp_app_counts c = {0};
+                int64_t d = mpp_lee_expand(&g, g.src, g.dst, &c);
+                CHECKF(d >= g.M, "N %u instance %llu: no path (%lld) or shorter than %u", N,
+                       (unsigned long long)inst, (long long)d, g.M);
+                if (d < 0)
+                    continue;
+                uint32_t *path = malloc(((size_t)d + 1) * sizeof *path);
+                uint32_t len = mpp_lee_path(&g, g.src, g.dst, path);
+                CHECK(len == d && path[0] == g.dst && path[len] == g.src);
+                for (uint32_t k = 0; k < len; k++) {
+                    uint32_t a = path[k], b = path[k + 1];
+                    uint32_t dx = a % N > b % N ? a % N - b % N : b % N - a % N;
+                    uint32_t dy = a / N > b / N ? a / N - b / N : b / N - a / N;
+                    CHECK(dx + dy == 1 && !g.blocked[b]);
+                }
+                CHECK(c.cycles <= (uint64_t)d && c.sites > 0 && c.tests >= c.sites);
+                free(path);
+                mpp_lee_free(&g);
+            }
+    printf("lee: 60 instances with a path, blocked fraction within %.4f of the target\n", worst);
+    mpp_lee g;
+    CHECK(mpp_lee_generate(&g, 16, 0.95, 1, 0, &err) == MPP_EINVAL);
+    CHECK(mpp_lee_generate(&g, 16, -0.1, 1, 0, &err) == MPP_EINVAL);
+    CHECK(mpp_lee_generate(&g, 3, 0.25, 1, 0, &err) == MPP_EINVAL);
+    /* the same seed and instance: the same grid */
+    mpp_lee a, b;
+    CHECK(mpp_lee_generate(&a, 32, 0.5, 3, 4, &err) == 0);
+    CHECK(mpp_lee_generate(&b, 32, 0.5, 3, 4, &err) == 0);
+    CHECK(memcmp(a.blocked, b.blocked, 32 * 32) == 0 && a.src == b.src && a.dst == b.dst);
+    mpp_lee_free(&a);
+    mpp_lee_free(&b);
+}
+
+static void test_stripes(void)
+{
+    mpp_err err;
+    CHECK(mpp_stripes_check(256, 16, 16, &err) == 0);
+    CHECK(mpp_stripes_check(256, 3, 16, &err) == 0);  /* 86 stripes, the last 1 column */
+    CHECK(mpp_stripes_check(10, 3, 4, &err) == 0);    /* 4 stripes: 3, 3, 3, 1 */
+    CHECK(mpp_stripes_check(10, 3, 5, &err) == MPP_EINVAL && strstr(err.msg, "fewer than"));
+    CHECK(mpp_stripes_check(256, 0, 16, &err) == MPP_EINVAL);
+    CHECK(mpp_stripes_check(256, 257, 1, &err) == MPP_EINVAL);
+    CHECK(mpp_stripe_owner(0, 4, 3) == 0 && mpp_stripe_owner(4, 4, 3) == 1 &&
+          mpp_stripe_owner(12, 4, 3) == 0 && mpp_stripe_owner(11, 4, 3) == 2);
+}
+
+int main(void)
+{
+    test_wolff();
+    test_lee();
+    test_stripes();
+    TEST_DONE();
+}
