@@ -17,9 +17,8 @@ static uint64_t key3(uint64_t seed, uint64_t a, uint64_t b)
     return mpp_rng_splitmix(&x);
 }
 
-/* Keys of a lattice that are not bonds: the initial spins, the start sites. */
-#define KEY_SPIN UINT64_MAX
-#define KEY_START (UINT64_MAX - 1)
+/* The key of a sweep's start site (no bond has it). */
+#define KEY_START UINT64_MAX
 
 int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err *err)
 {
@@ -42,8 +41,7 @@ int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err
         mpp_wolff_free(w);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
-    for (size_t s = 0; s < n; s++)
-        w->spin[s] = (key3(seed, KEY_SPIN, s) >> 63) ? 1 : -1;
+    memset(w->spin, 1, n); /* a cold start: every spin up */
     return 0;
 }
 

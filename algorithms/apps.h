@@ -60,8 +60,11 @@ typedef struct mpp_wolff {
 /* The critical inverse temperature ln(1 + sqrt 2) / 2. */
 #define MPP_WOLFF_BETA_C 0.44068679350977147
 
-/* A lattice of N x N spins drawn at random from the seed (2 <= N <=
- * MPP_APP_MAX_N, beta >= 0). MPP_EINVAL on a bad argument, MPP_ENOMEM. */
+/* A lattice of N x N spins, all up (a cold start: at beta_c its first
+ * clusters span much of the lattice, so a hundred sweeps thermalise it; from
+ * random spins the clusters stay a few sites for hundreds of sweeps),
+ * 2 <= N <= MPP_APP_MAX_N, beta >= 0. MPP_EINVAL on a bad argument,
+ * MPP_ENOMEM. */
 int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err *err);
 void mpp_wolff_free(mpp_wolff *w);
 /* Is bond b open in sweep t (given equal spins)? A function of (seed, t, b)
