@@ -78,7 +78,11 @@ void mpp_coll_group_end(mpp_coll_plan *pl)
     free(pl->t_in);
     free(pl->t_port);
     free(pl->t_eject);
-    pl->t_start = pl->t_in = pl->t_port = pl->t_eject = NULL;
+    free(pl->t_cpu);
+    free(pl->t_read);
+    free(pl->t_posted);
+    pl->t_start = pl->t_in = pl->t_port = pl->t_eject = pl->t_cpu = pl->t_read = NULL;
+    pl->t_posted = NULL;
     lazy_free(pl);
     pl->item_bytes = NULL;
     pl->held = pl->inc = NULL;
@@ -133,7 +137,11 @@ int mpp_coll_group_begin(mpp_coll_plan *pl, const mpp_coll_group *grp, uint32_t 
         pl->t_in = calloc(g, sizeof *pl->t_in);
         pl->t_port = calloc((size_t)g * pl->t_ports, sizeof *pl->t_port);
         pl->t_eject = calloc(g, sizeof *pl->t_eject);
-        ok = pl->t_start && pl->t_in && pl->t_port && pl->t_eject;
+        pl->t_cpu = calloc(g, sizeof *pl->t_cpu);
+        pl->t_read = calloc(g, sizeof *pl->t_read);
+        pl->t_posted = calloc(g, 1);
+        ok = pl->t_start && pl->t_in && pl->t_port && pl->t_eject && pl->t_cpu && pl->t_read &&
+             pl->t_posted;
     }
     if (!ok) {
         mpp_coll_group_end(pl);
@@ -401,35 +409,68 @@ static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
     return rc;
 }
 
-/* The clock (mpp_coll_schedule_time): the open step's messages leave and
- * arrive; then every member that received waits for its receives. */
+/* The clock (mpp_coll_schedule_time, coll.h): the open step's members post
+ * their receives and write their messages, the messages leave, arrive and
+ * are read; then every member that received waits for its receives. */
 static void clock_step(mpp_coll_plan *pl)
 {
     const mpp_coll_model *m = pl->clock;
+    /* a member's processor posts the step's receives once it may begin
+     * (its WAIT is over and it is free) */
+#define CLOCK_POST(v)                                                            \
+    do {                                                                         \
+        if (!pl->t_posted[v]) {                                                  \
+            double b_ = pl->t_start[v] > pl->t_cpu[v] ? pl->t_start[v] : pl->t_cpu[v]; \
+            pl->t_cpu[v] = b_ + (double)pl->recvs[v] * m->post;                  \
+            pl->t_posted[v] = 1;                                                 \
+        }                                                                        \
+    } while (0)
     for (uint32_t k = 0; k < pl->ncur; k++) {
         const mpp_coll_msg *x = &pl->cur[k];
-        uint32_t diff = x->from ^ x->to, ks = pl->sends[x->from], kr = pl->recvs[x->to];
+        uint32_t a = x->from, b = x->to, diff = a ^ b;
         uint32_t port = pl->t_ports > 1 ? (uint32_t)__builtin_ctz(diff) % pl->t_ports : 0;
-        double *free = &pl->t_port[(size_t)x->from * pl->t_ports + port];
-        double start = pl->t_start[x->from] > *free ? pl->t_start[x->from] : *free;
-        double in = start + mpp_coll_msg_time(m, x->bytes, mpp_coll_hops(m, x->from, x->to), ks, kr);
-        *free = start + mpp_coll_occupancy(m, x->bytes, ks);
+        double *free = &pl->t_port[(size_t)a * pl->t_ports + port];
+        CLOCK_POST(a);
+        /* the processor writes the message's packets one after the other;
+         * its flits leave once the first is written and the port is free,
+         * no faster than they are written */
+        double P = (double)mpp_packet_count(&m->pk, x->bytes), F = mpp_coll_flits(m, x->bytes);
+        double ws = pl->t_cpu[a];
+        double start = ws + m->w > *free ? ws + m->w : *free;
+        double out = start + F, written = ws + P * m->w + F / P;
+        if (written > out)
+            out = written;
+        pl->t_cpu[a] = ws + P * m->w;
+        *free = out;
+        double in = out + mpp_coll_latency(m, mpp_coll_hops(m, a, b));
         if (pl->t_ports == 1) {
-            double ej = pl->t_eject[x->to] + mpp_coll_flits(m, x->bytes);
+            double ej = pl->t_eject[b] + F;
             if (ej > in)
                 in = ej;
-            pl->t_eject[x->to] = in;
+            pl->t_eject[b] = in;
         }
-        if (in > pl->t_in[x->to])
-            pl->t_in[x->to] = in;
-        if (in > pl->t_end)
-            pl->t_end = in;
+        /* the receiver reads every packet and runs the completion */
+        in += m->r + m->done;
+        pl->t_read[b] += P * m->r + m->done;
+        if (in > pl->t_in[b])
+            pl->t_in[b] = in;
     }
     for (uint32_t k = 0; k < pl->ntouched; k++) {
         uint32_t v = pl->touched[k];
-        if (pl->t_in[v] > pl->t_start[v])
-            pl->t_start[v] = pl->t_in[v];
+        CLOCK_POST(v);
+        double done = pl->t_cpu[v] + pl->t_read[v];
+        if (pl->recvs[v]) {
+            double w = pl->t_in[v] > done ? pl->t_in[v] : done;
+            if (w > pl->t_start[v])
+                pl->t_start[v] = w;
+            pl->t_cpu[v] = w;
+        }
+        if (pl->t_in[v] > pl->t_end)
+            pl->t_end = pl->t_in[v];
+        pl->t_read[v] = 0;
+        pl->t_posted[v] = 0;
     }
+#undef CLOCK_POST
 }
 
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err)

@@ -120,6 +120,9 @@ typedef struct mpp_coll_plan {
     double *t_in;            /* [g] its receives of the open step are in */
     double *t_port;          /* [g x t_ports] the port is free */
     double *t_eject;         /* [g] one-port: its ejection channel is free */
+    double *t_cpu;           /* [g] its processor is free */
+    double *t_read;          /* [g] its processor's reading in the open step */
+    uint8_t *t_posted;       /* [g] it has posted the open step's receives */
     double t_end;            /* the last arrival so far */
 } mpp_coll_plan;
 
@@ -411,22 +414,25 @@ int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_c
 
 /* The time of the collective ops's schedule on the model's group (its g
  * members, member i on node m->node[i]), steps as the programs run them
- * (a non-lazy plan): a member's sends of a step leave when its receives of
- * the steps before are in (its WAITs) and their port is free (one port,
- * or one per link all-port: the link to the destination's lowest
- * differing address bit); a message of B bytes over h hops arrives
- * mpp_coll_msg_time(B, h, ks, kr) after it leaves and keeps its port
- * mpp_coll_occupancy(B, ks) (ks, kr the messages its sender writes and its
- * receiver reads in the step); a one-port receiver's one ejection channel
- * takes the messages one after the other (a message arrives no sooner than
- * the flits of its own after the one before). The latest arrival; network
- * cycles, without the start cycle. Fails as mpp_coll_plan_groups (*t is
- * then 0). */
+ * (a non-lazy plan; docs/collectives.md, "The step recurrence"): a
+ * member's step begins when its WAIT is over and its processor is free; it
+ * posts the step's receives (post each), writes its messages' packets one
+ * message after the other (w a packet); a message's flits leave once its
+ * first packet is written and its port is free (one port, or one per link
+ * all-port: the link to the destination's lowest differing address bit),
+ * no faster than they are written, and arrive lat(h) after the last leaves,
+ * then are read (r a packet, done a message); a one-port receiver's one
+ * ejection channel takes its messages one after the other; a WAIT ends
+ * when the member's messages are read and its processor has done its
+ * posting, writing and reading. The last arrival (when it is read);
+ * network cycles, without the start cycle. Fails as mpp_coll_plan_groups
+ * (*t is then 0). */
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
                            const mpp_coll_model *m, double *t, mpp_err *err);
-/* The analytic time of the MSBT family's all-port schedules (n trees at
- * once by the flow scheduler, whose pieces overlap across trees and
- * levels): mpp_coll_schedule_time, 0 when it cannot be planned (out of
+/* The analytic time of the tree collectives with all-port nodes that have
+ * a link per dimension (mpp_coll_trees_at_once; their pieces overlap
+ * across trees and levels, their processors handle several messages at
+ * once): mpp_coll_schedule_time, 0 when it cannot be planned (out of
  * memory: the run then reports no analytic time). */
 double mpp_coll_steps_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
                                const mpp_coll_args *a);
