@@ -412,25 +412,26 @@ static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
 /* The clock (mpp_coll_schedule_time, coll.h): the open step's members post
  * their receives and write their messages, the messages leave, arrive and
  * are read; then every member that received waits for its receives. */
+/* Member v's processor posts the open step's receives once it may begin
+ * (its WAIT is over and it is free), once a step. */
+static void clock_post(mpp_coll_plan *pl, uint32_t v)
+{
+    if (pl->t_posted[v])
+        return;
+    double b = pl->t_start[v] > pl->t_cpu[v] ? pl->t_start[v] : pl->t_cpu[v];
+    pl->t_cpu[v] = b + (double)pl->recvs[v] * pl->clock->post;
+    pl->t_posted[v] = 1;
+}
+
 static void clock_step(mpp_coll_plan *pl)
 {
     const mpp_coll_model *m = pl->clock;
-    /* a member's processor posts the step's receives once it may begin
-     * (its WAIT is over and it is free) */
-#define CLOCK_POST(v)                                                            \
-    do {                                                                         \
-        if (!pl->t_posted[v]) {                                                  \
-            double b_ = pl->t_start[v] > pl->t_cpu[v] ? pl->t_start[v] : pl->t_cpu[v]; \
-            pl->t_cpu[v] = b_ + (double)pl->recvs[v] * m->post;                  \
-            pl->t_posted[v] = 1;                                                 \
-        }                                                                        \
-    } while (0)
     for (uint32_t k = 0; k < pl->ncur; k++) {
         const mpp_coll_msg *x = &pl->cur[k];
         uint32_t a = x->from, b = x->to, diff = a ^ b;
         uint32_t port = pl->t_ports > 1 ? (uint32_t)__builtin_ctz(diff) % pl->t_ports : 0;
         double *free = &pl->t_port[(size_t)a * pl->t_ports + port];
-        CLOCK_POST(a);
+        clock_post(pl, a);
         /* the processor writes the message's packets one after the other;
          * its flits leave once the first is written and the port is free,
          * no faster than they are written */
@@ -457,7 +458,7 @@ static void clock_step(mpp_coll_plan *pl)
     }
     for (uint32_t k = 0; k < pl->ntouched; k++) {
         uint32_t v = pl->touched[k];
-        CLOCK_POST(v);
+        clock_post(pl, v);
         double done = pl->t_cpu[v] + pl->t_read[v];
         if (pl->recvs[v]) {
             double w = pl->t_in[v] > done ? pl->t_in[v] : done;
@@ -470,7 +471,6 @@ static void clock_step(mpp_coll_plan *pl)
         pl->t_read[v] = 0;
         pl->t_posted[v] = 0;
     }
-#undef CLOCK_POST
 }
 
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err)
