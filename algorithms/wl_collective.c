@@ -212,6 +212,10 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         run->steps = pl.steps_used;
         rc = mpp_sim_programs(s, pl.pb.prog, err);
     }
+    /* the programs are the simulator's now: free the plan before the
+     * analytic time, which may plan the schedule again (the step
+     * recurrence) */
+    mpp_coll_plan_free(&pl);
     if (!rc) {
         mpp_coll_model m;
         model(s, g, all_port, grp[0].node, &m);
@@ -225,7 +229,6 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     } else {
         free(run);
     }
-    mpp_coll_plan_free(&pl);
     free(nodes);
     free(grp);
     return rc;
