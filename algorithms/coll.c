@@ -1154,7 +1154,7 @@ static double pieces_occupancy(const mpp_coll_model *m, uint64_t B, uint64_t chu
 }
 
 /* One-port (or fewer links than dimensions: the one-port schedule); the
- * plug-ins time the all-port schedule by mpp_coll_steps_analytic. */
+ * all-port schedule is timed by its step recurrence (mpp_coll_analytic). */
 double mpp_coll_pers_analytic(const mpp_coll_model *m, const mpp_coll_args *a, bool up)
 {
     uint32_t n = m->n, g = m->g;
@@ -1228,9 +1228,11 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
     return rc;
 }
 
-double mpp_coll_steps_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
-                               const mpp_coll_args *a)
+double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                         const mpp_coll_args *a)
 {
+    if (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n))
+        return ops->analytic(m, a);
     double t = 0;
     mpp_err err;
     return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;

@@ -384,6 +384,10 @@ struct mpp_coll_ops {
     mpp_schema schema;   /* its own keys (workload.<name>: {...}); may have no rows */
     int groups;          /* MPP_COLL_ANY or MPP_COLL_CUBE */
     bool rooted;
+    /* With all-port nodes that have a link per dimension
+     * (mpp_coll_trees_at_once) its analytic time is the step recurrence of
+     * its schedule, not `analytic` (mpp_coll_analytic). */
+    bool steps_all_port;
     /* Items of the open group: count, and for each its bytes and origin. */
     uint64_t (*nitems)(const mpp_coll_args *a, uint32_t g);
     void (*items)(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin);
@@ -396,7 +400,8 @@ struct mpp_coll_ops {
     bool (*wants)(const mpp_coll_args *a, uint32_t g, uint32_t m, uint32_t i);
     /* Write the group's steps. */
     int (*build)(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err);
-    /* Its analytic time and the lower bound (network cycles). */
+    /* Its analytic time in closed form (not asked where steps_all_port
+     * takes over) and the lower bound (network cycles). */
     double (*analytic)(const mpp_coll_model *m, const mpp_coll_args *a);
     double (*bound)(const mpp_coll_model *m, const mpp_coll_args *a);
 };
@@ -429,12 +434,13 @@ int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_c
  * (*t is then 0). */
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
                            const mpp_coll_model *m, double *t, mpp_err *err);
-/* The analytic time of the tree collectives with all-port nodes that have
- * a link per dimension (mpp_coll_trees_at_once; their pieces overlap
- * across trees and levels, their processors handle several messages at
- * once): mpp_coll_schedule_time, 0 when it cannot be planned (out of
- * memory: the run then reports no analytic time). */
-double mpp_coll_steps_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
-                               const mpp_coll_args *a);
+/* The analytic time of ops on the model (network cycles, without the
+ * start cycle): the step recurrence (mpp_coll_schedule_time) where
+ * ops->steps_all_port and the nodes are all-port with a link per dimension
+ * (the trees' pieces overlap across trees and levels, their processors
+ * handle several messages at once), 0 when that cannot be planned (out of
+ * memory: the run then reports no analytic time); else ops->analytic. */
+double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                         const mpp_coll_args *a);
 
 #endif

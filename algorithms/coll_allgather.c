@@ -129,17 +129,13 @@ static int ag_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return ag_parts(a, pl->grp.g) == 1 ? exchange(pl, err) : trees(pl, a, err);
 }
 
-extern const mpp_coll_ops mpp_coll_allgather;
-
-/* one-port: n exchanges of 2^d blocks; all-port (n trees at once): the
- * recurrence over the flow's steps (coll.h). */
+/* one-port: n exchanges of 2^d blocks (all-port, n trees at once: the
+ * step recurrence, steps_all_port). */
 static double ag_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
     uint32_t n = m->n, g = m->g;
     if (g < 2)
         return 0;
-    if (mpp_coll_trees_at_once(a, n))
-        return mpp_coll_steps_analytic(&mpp_coll_allgather, m, a);
     double t = 0;
     for (uint32_t d = 0; d < n; d++)
         t += mpp_coll_exchange_time(m, ((uint64_t)1 << d) * a->M, 1, 1, 1);
@@ -159,6 +155,7 @@ const mpp_coll_ops mpp_coll_allgather = {
             "MSBT (all-port)",
     .groups = MPP_COLL_CUBE,
     .rooted = false,
+    .steps_all_port = true,
     .nitems = ag_nitems,
     .crossings = ag_crossings,
     .items = ag_items,

@@ -31,12 +31,8 @@ static int bn_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
  * n links at once all-port: on min(links, n) ports, its processor writing
  * all n copies); the last piece then goes down the tree's deepest path,
  * n messages one after the other, each over its own distance. */
-extern const mpp_coll_ops mpp_coll_binomial;
-
 static double bn_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    if (mpp_coll_trees_at_once(a, m->n)) /* all-port, a link per dimension */
-        return mpp_coll_steps_analytic(&mpp_coll_binomial, m, a);
     uint32_t C = mpp_coll_pieces(a->M, a->chunk), n = m->n;
     uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
@@ -66,6 +62,7 @@ const mpp_coll_ops mpp_coll_binomial = {
     .help = "one-to-all broadcast down the spanning binomial tree (pipelined in chunks)",
     .groups = MPP_COLL_CUBE,
     .rooted = true,
+    .steps_all_port = true,
     .nitems = mpp_coll_bcast_nitems,
     .crossings = mpp_coll_bcast_crossings,
     .items = mpp_coll_bcast_items,

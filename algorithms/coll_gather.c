@@ -20,13 +20,8 @@ static int gather_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_pers_build(pl, a, true, err);
 }
 
-extern const mpp_coll_ops mpp_coll_gather;
-
-/* n trees at once: the recurrence over the flow's steps (coll.h) */
 static double gather_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    if (mpp_coll_trees_at_once(a, m->n))
-        return mpp_coll_steps_analytic(&mpp_coll_gather, m, a);
     return mpp_coll_pers_analytic(m, a, true);
 }
 
@@ -35,6 +30,7 @@ const mpp_coll_ops mpp_coll_gather = {
     .help = "all-to-one personalized by spanning binomial trees (rotated trees with all-port nodes)",
     .groups = MPP_COLL_CUBE,
     .rooted = true,
+    .steps_all_port = true,
     .nitems = mpp_coll_pers_nitems,
     .crossings = mpp_coll_pers_crossings,
     .items = gather_items,

@@ -71,12 +71,8 @@ static int li_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
  * the last piece goes down the deepest path, the chain of first children
  * (position ceil(q/2) of each range), each message over its own distance;
  * or, if that is longer, the root's last message to its last child. */
-extern const mpp_coll_ops mpp_coll_linear;
-
 static double li_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    if (mpp_coll_trees_at_once(a, m->n)) /* all-port, a link per dimension */
-        return mpp_coll_steps_analytic(&mpp_coll_linear, m, a);
     uint32_t C = mpp_coll_pieces(a->M, a->chunk), L = m->n, g = m->g;
     uint64_t q = mpp_coll_piece_bytes(a->M, a->chunk, 0);
     uint64_t last = mpp_coll_piece_bytes(a->M, a->chunk, C - 1);
@@ -114,6 +110,7 @@ const mpp_coll_ops mpp_coll_linear = {
     .help = "one-to-all broadcast by halving on the machine seen as a linear array (any size)",
     .groups = MPP_COLL_ANY,
     .rooted = true,
+    .steps_all_port = true,
     .nitems = mpp_coll_bcast_nitems,
     .crossings = mpp_coll_bcast_crossings,
     .items = mpp_coll_bcast_items,

@@ -155,10 +155,8 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
-extern const mpp_coll_ops mpp_coll_msbt;
-
-/* All-port (n trees at once): the recurrence over the flow's steps
- * (coll.h). One-port: the dimension-cycling schedule, max_j (j + n C_j + 1)
+/* One-port (all-port, n trees at once: the step recurrence,
+ * steps_all_port): the dimension-cycling schedule, max_j (j + n C_j + 1)
  * steps (piece k of tree j leaves the root in step j + n k and reaches the
  * deepest node of the tree n steps later) of one message sent and one
  * received per node; a step takes the time of the largest piece that moves
@@ -168,8 +166,6 @@ static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
     uint32_t n = m->n;
     if (!n)
         return 0;
-    if (mpp_coll_trees_at_once(a, n))
-        return mpp_coll_steps_analytic(&mpp_coll_msbt, m, a);
     uint64_t T = 0;
     for (uint32_t j = 0; j < n; j++) {
         uint64_t t = j + (uint64_t)n * mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) + 1;
@@ -211,6 +207,7 @@ const mpp_coll_ops mpp_coll_msbt = {
     .help = "one-to-all broadcast on n edge-disjoint spanning binomial trees (Johnsson-Ho)",
     .groups = MPP_COLL_CUBE,
     .rooted = true,
+    .steps_all_port = true,
     .nitems = ms_nitems,
     .crossings = ms_crossings,
     .items = ms_items,

@@ -20,13 +20,8 @@ static int scatter_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err
     return mpp_coll_pers_build(pl, a, false, err);
 }
 
-extern const mpp_coll_ops mpp_coll_scatter;
-
-/* n trees at once: the recurrence over the flow's steps (coll.h) */
 static double scatter_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    if (mpp_coll_trees_at_once(a, m->n))
-        return mpp_coll_steps_analytic(&mpp_coll_scatter, m, a);
     return mpp_coll_pers_analytic(m, a, false);
 }
 
@@ -35,6 +30,7 @@ const mpp_coll_ops mpp_coll_scatter = {
     .help = "one-to-all personalized by spanning binomial trees (rotated trees with all-port nodes)",
     .groups = MPP_COLL_CUBE,
     .rooted = true,
+    .steps_all_port = true,
     .nitems = mpp_coll_pers_nitems,
     .crossings = mpp_coll_pers_crossings,
     .items = scatter_items,

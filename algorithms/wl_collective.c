@@ -221,7 +221,7 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         model(s, g, all_port, grp[0].node, &m);
         /* the processors start in cycle 0 and the first flit enters the
          * network in cycle 1 */
-        double at = c->collective->analytic(&m, &a);
+        double at = mpp_coll_analytic(c->collective, &m, &a);
         run->analytic = at > 0 ? 1 + at : 0;
         run->bound = c->collective->bound(&m, &a);
         run->net_mhz = mpp_sim_config_get(s)->net.net_mhz;

@@ -381,20 +381,18 @@ static void test_clock(void)
             for (int z = 0; z < 2; z++)
                 for (size_t k = 0; k < sizeof colls / sizeof colls[0]; k++) {
                     const mpp_coll_ops *ops = mpp_coll_find(colls[k]);
-                    /* links 1: the closed form (all-port over m.links = n ports), not
-                     * the recurrence the formula of a node with a link per dimension is */
                     mpp_coll_args a = {.root = 0, .M = z ? 4096 : 1024, .chunk = z ? 256 : 0,
-                                       .all_port = ap, .links = 1, .alg = algs[k]};
+                                       .all_port = ap, .links = n, .alg = algs[k]};
                     if (algs[k] == MPP_COLL_ALG_DIRECT && !ap)
                         continue; /* one-port direct: one step, not contention-free */
                     if (ap && (n < 2 || !strcmp(colls[k], "scatter") ||
                                !strcmp(colls[k], "gather") || !strcmp(colls[k], "allgather")))
-                        continue; /* all-port: their formula is the recurrence */
+                        continue; /* all-port: no closed form (steps_all_port) */
                     mpp_coll_model m = {.n = n, .g = 1u << n, .all_port = ap, .rd = 1, .ll = 1,
                                         .byte = 1, .links = ap ? n : 1, .hops_mean = 1};
                     mpp_err err;
                     CHECK(mpp_packetizer_init(&m.pk, 16, 32, 8, &err) == 0);
-                    double t = -1, an = ops->analytic(&m, &a);
+                    double t = -1, an = ops->analytic(&m, &a); /* the closed form */
                     CHECK(mpp_coll_schedule_time(ops, &a, &m, &t, &err) == 0);
                     total++;
                     n_ok += fabs(t - an) < 0.5;
