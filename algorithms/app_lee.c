@@ -119,6 +119,53 @@ static uint32_t random_open(const mpp_lee *g, mpp_rng *r)
 /* Nets in a row that cannot be routed or blocked before an instance is
  * given up. */
 #define LEE_NET_TRIES 1000u
+/* Random pairs of open cells tried for the source and the destination. */
+#define LEE_PAIR_TRIES 1000000u
+
+/* May cell c be blocked without splitting the open cells around it? Its
+ * eight neighbours, clockwise from the one above (outside the grid counts
+ * as blocked), are 4-adjacent one to the next; c can go when its open
+ * neighbours across an edge all lie in one run of open cells of that ring,
+ * for then every path through c can go round it. (A sufficient condition:
+ * the open cells stay connected as they were.) */
+static bool cell_removable(const mpp_lee *g, uint32_t c)
+{
+    uint32_t N = g->N, x = c % N, y = c / N;
+    static const int dx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    static const int dy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+    bool open[8];
+    int orth = 0;
+    for (int k = 0; k < 8; k++) {
+        int64_t u = (int64_t)x + dx[k], v = (int64_t)y + dy[k];
+        open[k] = u >= 0 && v >= 0 && u < N && v < N && !g->blocked[(uint32_t)v * N + (uint32_t)u];
+        if (open[k] && !(k & 1))
+            orth++;
+    }
+    if (orth <= 1)
+        return true;
+    /* the runs of open ring cells holding an open edge neighbour */
+    int runs = 0, first = -1;
+    for (int k = 0; k < 8; k++)
+        if (!open[k]) {
+            first = k;
+            break;
+        }
+    if (first < 0)
+        return true; /* all eight open */
+    bool in = false, has = false;
+    for (int i = 1; i <= 8; i++) {
+        int k = (first + i) & 7;
+        if (open[k]) {
+            in = true;
+            if (!(k & 1))
+                has = true;
+        } else if (in) {
+            runs += has;
+            in = has = false;
+        }
+    }
+    return runs <= 1;
+}
 
 int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uint64_t instance,
                      mpp_err *err)
@@ -135,62 +182,37 @@ int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uin
     g->blocked = calloc(n, 1);
     g->label = malloc(n * sizeof *g->label);
     g->queue = malloc(n * sizeof *g->queue);
-    if (!g->blocked || !g->label || !g->queue) {
+    uint32_t *path = malloc(n * sizeof *path);
+    if (!g->blocked || !g->label || !g->queue || !path) {
+        free(path);
         mpp_lee_free(g);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
     mpp_rng r;
     mpp_rng_init(&r, seed, MPP_RNG_WORKLOAD, instance);
-    /* the source and the destination first, on the open grid */
-    uint32_t lo = (uint32_t)ceil(0.4 * N), hi = (uint32_t)floor(0.6 * N);
-    for (;;) {
-        uint32_t a = mpp_rng_below(&r, (uint32_t)n), b = mpp_rng_below(&r, (uint32_t)n);
-        uint32_t dx = a % N > b % N ? a % N - b % N : b % N - a % N;
-        uint32_t dy = a / N > b / N ? a / N - b / N : b / N - a / N;
-        if (dx + dy >= lo && dx + dy <= hi) {
-            g->src = a;
-            g->dst = b;
-            g->M = dx + dy;
-            break;
-        }
-    }
-    uint32_t *path = malloc(n * sizeof *path);
-    if (!path) {
-        mpp_lee_free(g);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
-    /* pre-block: route random nets, block their paths; a net whose path
-     * would cut the source off from the destination is put back */
+    /* pre-block: route random nets between open cells and block their
+     * paths, cell by cell from the net's source, leaving open the cells
+     * whose blocking would split the open cells (so they stay one region,
+     * and every net and the source and destination stay connected) */
     uint64_t target = (uint64_t)llround(fraction * (double)n);
     uint32_t idle = 0;
     while (g->nblocked < target && idle <= LEE_NET_TRIES) {
         uint32_t a = random_open(g, &r), b = random_open(g, &r);
         int64_t d = mpp_lee_expand(g, a, b, NULL);
-        if (d < 0 && g->reached > 1) {
-            /* b is cut off: the expansion labelled a's whole region, draw
-             * b there instead */
-            b = g->queue[1 + mpp_rng_below(&r, g->reached - 1)];
-            d = (int64_t)g->label[b] - 1;
-        }
         if (d <= 0) {
             idle++;
             continue;
         }
-        uint32_t len = mpp_lee_path(g, a, b, path), done = 0;
+        uint32_t len = mpp_lee_path(g, a, b, path);
         uint64_t before = g->nblocked;
         for (uint32_t i = len + 1; i-- > 0 && g->nblocked < target;) {
             uint32_t c = path[i]; /* from a, the net's source */
-            if (c != g->src && c != g->dst) {
+            if (cell_removable(g, c)) {
                 g->blocked[c] = 1;
                 g->nblocked++;
             }
-            done++;
         }
-        if (mpp_lee_expand(g, g->src, g->dst, NULL) < 0) {
-            for (uint32_t i = len + 1; i-- > len + 1 - done;)
-                g->blocked[path[i]] = 0;
-            g->blocked[g->src] = g->blocked[g->dst] = 0;
-            g->nblocked = before;
+        if (g->nblocked == before) {
             idle++;
             continue;
         }
@@ -203,8 +225,29 @@ int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uin
         mpp_lee_free(g);
         return mpp_err_set(err, MPP_EINVAL,
                            "lee: a %ux%u grid could be blocked only to %.3f by routed nets "
-                           "leaving a path from the source to the destination, not %g",
+                           "keeping its open cells connected, not %g",
                            N, N, (double)got / (double)n, fraction);
+    }
+    /* the source and the destination: open cells ceil(0.4 N) .. floor(0.6 N)
+     * apart (connected, as all open cells are) */
+    uint32_t lo = (uint32_t)ceil(0.4 * N), hi = (uint32_t)floor(0.6 * N);
+    for (uint32_t tries = 0;; tries++) {
+        if (tries == LEE_PAIR_TRIES) {
+            mpp_lee_free(g);
+            return mpp_err_set(err, MPP_EINVAL,
+                               "lee: no open source and destination %u .. %u apart found on the "
+                               "%ux%u grid blocked to %g (%u pairs tried)",
+                               lo, hi, N, N, fraction, LEE_PAIR_TRIES);
+        }
+        uint32_t a = random_open(g, &r), b = random_open(g, &r);
+        uint32_t dx = a % N > b % N ? a % N - b % N : b % N - a % N;
+        uint32_t dy = a / N > b / N ? a / N - b / N : b / N - a / N;
+        if (dx + dy >= lo && dx + dy <= hi) {
+            g->src = a;
+            g->dst = b;
+            g->M = dx + dy;
+            break;
+        }
     }
     return 0;
 }

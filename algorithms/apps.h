@@ -101,18 +101,18 @@ typedef struct mpp_lee {
 /* The most blocked fraction a Lee grid may have. */
 #define MPP_LEE_MAX_FRACTION 0.9
 
-/* Instance `instance` of seed: a source and a destination drawn at
- * Manhattan distance ceil(0.4 N) .. floor(0.6 N); then the grid pre-blocked
- * to round(fraction N^2) cells by routing random nets with Lee's algorithm
- * on it and blocking each found path, cell by cell from its source, until
- * the count is reached. A net joins two random open cells; when the second
- * is cut off from the first it is drawn again among the cells the
- * expansion reached (the blocked paths split the grid into regions); a net
- * whose path would cut the source off from the destination is put back,
- * so the instance always has a path.
- * 4 <= N <= MPP_APP_MAX_N, 0 <= fraction <= MPP_LEE_MAX_FRACTION.
- * MPP_EINVAL on a bad argument or when no more nets (or no source and
- * destination) can be found, MPP_ENOMEM. */
+/* Instance `instance` of seed: the grid pre-blocked to round(fraction N^2)
+ * cells by routing random nets (two random open cells) with Lee's
+ * algorithm and blocking each found path, cell by cell from the net's
+ * source, until the count is reached; a path cell whose blocking would
+ * split the open cells around it stays open, so the open cells remain one
+ * region (every net can be routed, every instance has a path). Then the
+ * source and the destination: random open cells at Manhattan distance
+ * ceil(0.4 N) .. floor(0.6 N).
+ * 4 <= N <= MPP_APP_MAX_N, 0 <= fraction <= MPP_LEE_MAX_FRACTION (the
+ * nets reach about 0.67 to 0.77 at most). MPP_EINVAL on a bad argument,
+ * when no more nets can be blocked (LEE_NET_TRIES in a row) or no source
+ * and destination pair is found; MPP_ENOMEM. */
 int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uint64_t instance,
                      mpp_err *err);
 void mpp_lee_free(mpp_lee *g);

@@ -77,6 +77,35 @@ static void test_wolff(void)
     CHECK(mpp_wolff_init(&w, 8, NAN, 1, &err) == MPP_EINVAL);
 }
 
+/* The open cells reached from the source through open cells (flood fill,
+ * in g->queue). */
+static uint64_t open_region(mpp_lee *g)
+{
+    uint32_t N = g->N, head = 0, tail = 0;
+    uint8_t *seen = calloc((size_t)N * N, 1);
+    seen[g->src] = 1;
+    g->queue[tail++] = g->src;
+    while (head < tail) {
+        uint32_t s = g->queue[head++], x = s % N, y = s / N;
+        uint32_t nb[4], k = 0;
+        if (x)
+            nb[k++] = s - 1;
+        if (x + 1 < N)
+            nb[k++] = s + 1;
+        if (y)
+            nb[k++] = s - N;
+        if (y + 1 < N)
+            nb[k++] = s + N;
+        for (uint32_t d = 0; d < k; d++)
+            if (!g->blocked[nb[d]] && !seen[nb[d]]) {
+                seen[nb[d]] = 1;
+                g->queue[tail++] = nb[d];
+            }
+    }
+    free(seen);
+    return tail;
+}
+
 static void test_lee(void)
 {
     mpp_err err;
@@ -103,6 +132,9 @@ static void test_lee(void)
                 if (fabs(frac - fractions[f]) > worst)
                     worst = fabs(frac - fractions[f]);
                 CHECK(!g.blocked[g.src] && !g.blocked[g.dst]);
+                CHECKF(open_region(&g) == (uint64_t)N * N - blocked,
+                       "N %u instance %llu: the open cells are not one region", N,
+                       (unsigned long long)inst);
                 CHECK(g.M >= (uint32_t)ceil(0.4 * N) && g.M <= (uint32_t)floor(0.6 * N));
                 mpp_app_counts c = {0};
                 int64_t d = mpp_lee_expand(&g, g.src, g.dst, &c);
@@ -123,7 +155,7 @@ static void test_lee(void)
                 free(path);
                 mpp_lee_free(&g);
             }
-    printf("lee: 60 instances with a path, blocked fraction within %.4f of the target\n", worst);
+    printf("lee: 60 instances with a path, open cells one region, blocked fraction within %.4f of the target\n", worst);
     mpp_lee g;
     CHECK(mpp_lee_generate(&g, 16, 0.95, 1, 0, &err) == MPP_EINVAL);
     CHECK(mpp_lee_generate(&g, 16, -0.1, 1, 0, &err) == MPP_EINVAL);
