@@ -326,25 +326,6 @@ static int sched_opt(void *ud, int code, const char *arg)
     return 2;
 }
 
-/* The node section of machine preset a->machine, resolved as `machine:
- * NAME` in an experiment resolves it, into a->node. Returns 0, or MPP_E*
- * with err set (a preset without a processor clock cannot price work). */
-static int machine_node(sched_args *a, mpp_err *err)
-{
-    char text[256];
-    snprintf(text, sizeof text, "mppnet: 1\nmachine: %s\nworkload: {type: schedule}\n",
-             a->machine);
-    mpp_experiment *e = mpp_experiment_parse(text, "--machine", 0, NULL, err);
-    if (!e)
-        return err->code ? err->code : MPP_ENOMEM;
-    a->node = mpp_experiment_config(e, 0)->node;
-    mpp_experiment_destroy(e);
-    if (!(a->node.cpu_mhz > 0))
-        return mpp_err_set(err, MPP_EINVAL, "--machine %s: the preset has no node.cpu_mhz",
-                           a->machine);
-    return 0;
-}
-
 /* The cost in ms of work w on one node processor of a->machine. */
 static double work_ms(const sched_args *a, const mpp_sched_work *w)
 {
@@ -400,7 +381,7 @@ static int parse_args(int argc, char **argv, sched_args *a)
     mpp_err_clear(&err);
     if (!st && param_defaults(&a->alg->schema, &a->cfg, &err))
         st = sched_fail(&err);
-    if (!st && a->machine && machine_node(a, &err))
+    if (!st && a->machine && mpp_experiment_machine_node(a->machine, &a->node, &err))
         st = sched_fail(&err);
     for (size_t k = 0; k < nkv && !st; k++)
         if (apply_override(a->alg, rest.v[k], &a->cfg, &err))

@@ -823,3 +823,28 @@ uint64_t mpp_experiment_hash(const mpp_experiment *e, size_t i)
     mpp_sb_free(&sb);
     return h;
 }
+
+int mpp_experiment_machine_node(const char *machine, mpp_node_config *node, mpp_err *err)
+{
+    if (!mpp_preset_find(machine)) {
+        mpp_sb sb;
+        mpp_sb_init(&sb);
+        for (size_t i = 0; i < mpp_npresets; i++)
+            mpp_sb_printf(&sb, "%s%s", i ? ", " : "", mpp_presets[i].name);
+        int rc = mpp_err_set(err, MPP_EINVAL, "unknown machine preset '%s' (%s)", machine,
+                             mpp_sb_ok(&sb) ? sb.s : "?");
+        mpp_sb_free(&sb);
+        return rc;
+    }
+    char text[256];
+    snprintf(text, sizeof text, "mppnet: 1\nmachine: %s\nworkload: {type: schedule}\n", machine);
+    mpp_experiment *e = mpp_experiment_parse(text, "--machine", 0, NULL, err);
+    if (!e)
+        return err->code ? err->code : MPP_ENOMEM;
+    *node = mpp_experiment_config(e, 0)->node;
+    mpp_experiment_destroy(e);
+    if (!(node->cpu_mhz > 0))
+        return mpp_err_set(err, MPP_EINVAL, "--machine %s: the preset has no node.cpu_mhz",
+                           machine);
+    return 0;
+}

@@ -50,6 +50,13 @@ mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const cha
 mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_t noverrides,
                                      const char *const *overrides, mpp_err *err);
 
+/* The node section of machine preset `machine` ("cm5"), resolved as
+ * `machine: NAME` resolves it in an experiment (schema defaults under the
+ * preset's keys), into *node: for commands that price work on one node
+ * processor. 0, or MPP_E* with err set (an unknown preset: MPP_EINVAL
+ * listing the presets; a preset without node.cpu_mhz: MPP_EINVAL). */
+int mpp_experiment_machine_node(const char *machine, mpp_node_config *node, mpp_err *err);
+
 /* The experiment's name: `name:` or the file's base name without .yaml. */
 const char *mpp_experiment_name(const mpp_experiment *e);
 const mpp_output_config *mpp_experiment_output(const mpp_experiment *e);
