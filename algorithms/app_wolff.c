@@ -24,10 +24,10 @@ int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err
 {
     memset(w, 0, sizeof *w);
     if (N < 2 || N > MPP_APP_MAX_N)
-        return mpp_err_set(err, MPP_EINVAL, "wolff: the lattice side must be 2 .. %u, not %u",
+        return mpp_err_set(err, MPP_EINVAL, "the lattice side must be 2 .. %u, not %u",
                            MPP_APP_MAX_N, N);
     if (!(beta >= 0) || !isfinite(beta))
-        return mpp_err_set(err, MPP_EINVAL, "wolff: beta must be a number >= 0");
+        return mpp_err_set(err, MPP_EINVAL, "beta must be a number >= 0");
     size_t n = (size_t)N * N;
     w->N = N;
     w->seed = seed;
@@ -99,9 +99,9 @@ uint32_t mpp_wolff_sweep(mpp_wolff *w, uint64_t t, mpp_app_counts *c)
             neighbours(w->N, s, nb, bond);
             for (int d = 0; d < 4; d++) {
                 uint32_t u = nb[d];
+                k.tests++;
                 if (w->spin[u] != sigma || w->in[u])
                     continue;
-                k.tests++;
                 k.randoms++;
                 if (mpp_wolff_bond(w, t, bond[d])) {
                     w->in[u] = 1;
@@ -139,4 +139,21 @@ uint32_t mpp_wolff_component(const mpp_wolff *w, uint64_t t, uint8_t *mark, uint
             }
     }
     return size;
+}
+
+int mpp_wolff_sequential(uint32_t N, double beta, uint64_t seed, uint32_t therm, uint32_t sweeps,
+                         mpp_app_seq *out, mpp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    mpp_wolff w;
+    int rc = mpp_wolff_init(&w, N, beta, seed, err);
+    if (rc)
+        return rc;
+    for (uint32_t t = 0; t < therm; t++)
+        mpp_wolff_sweep(&w, t, NULL);
+    for (uint32_t t = therm; t - therm < sweeps; t++)
+        out->size += mpp_wolff_sweep(&w, t, &out->counts);
+    out->runs = sweeps;
+    mpp_wolff_free(&w);
+    return 0;
 }

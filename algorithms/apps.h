@@ -21,8 +21,10 @@
 /* Operations of one expansion (a Wolff cluster, a Lee wavefront). */
 typedef struct mpp_app_counts {
     uint64_t sites;      /* sites (cells) taken off the wavefront and expanded */
-    uint64_t tests;      /* bond tests (Wolff) or neighbour cell tests (Lee) */
-    uint64_t randoms;    /* random numbers drawn (Wolff: one per bond test) */
+    uint64_t tests;      /* neighbour sites (cells) tested: 4 a site (Lee: fewer on the
+                            border) */
+    uint64_t randoms;    /* random numbers drawn (Wolff: one per bond tested, to a
+                            neighbour of equal spin outside the cluster) */
     uint64_t queue_ops;  /* wavefront pushes and pops */
     uint64_t cycles;     /* expansion cycles (wavefront generations) */
 } mpp_app_counts;
@@ -37,6 +39,20 @@ static inline void mpp_app_counts_add(mpp_app_counts *c, const mpp_app_counts *k
     c->randoms += k->randoms;
     c->queue_ops += k->queue_ops;
     c->cycles += k->cycles;
+}
+
+/* The compute model of the node processor: CPU cycles per operation (the
+ * node keys app_site_cycles, app_test_cycles, app_random_cycles,
+ * app_queue_cycles; docs/apps.md). */
+typedef struct mpp_app_costs {
+    uint32_t site, test, random, queue;
+} mpp_app_costs;
+
+/* The cycles the operations c cost. */
+static inline uint64_t mpp_app_work_cycles(const mpp_app_counts *c, const mpp_app_costs *k)
+{
+    return c->sites * k->site + c->tests * k->test + c->randoms * k->random +
+           c->queue_ops * k->queue;
 }
 
 /* The largest lattice side: N x N sites are indexed by 32-bit integers. */
@@ -107,8 +123,7 @@ typedef struct mpp_lee {
  * source, until the count is reached; a path cell whose blocking would
  * split the open cells around it stays open, so the open cells remain one
  * region (every net can be routed, every instance has a path). Then the
- * source and the destination: random open cells at Manhattan distance
- * ceil(0.4 N) .. floor(0.6 N).
+ * source and the destination: pair 0 of mpp_lee_pair.
  * 4 <= N <= MPP_APP_MAX_N, 0 <= fraction <= MPP_LEE_MAX_FRACTION (the
  * nets reach about 0.67 to 0.77 at most). MPP_EINVAL on a bad argument,
  * when no more nets can be blocked (LEE_NET_TRIES in a row) or no source
@@ -116,6 +131,13 @@ typedef struct mpp_lee {
 int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uint64_t instance,
                      mpp_err *err);
 void mpp_lee_free(mpp_lee *g);
+/* Draw pair j of instance `instance` of seed on g's grid: a source and a
+ * destination, random open cells at Manhattan distance ceil(0.4 N) ..
+ * floor(0.6 N), from the stream (seed, instance, j) (pair 0 is the one
+ * mpp_lee_generate draws). MPP_EINVAL when none is found. */
+int mpp_lee_pair(mpp_lee *g, uint64_t seed, uint64_t instance, uint32_t j, mpp_err *err);
+/* The most pairs routed on one Lee grid by mpp_lee_sequential. */
+#define MPP_LEE_MAX_PAIRS 1000000u
 /* The wavefront expansion from a to b over open cells (breadth first, one
  * expansion cycle per wavefront): labels cells with their distance + 1 in
  * g->label (cleared first). Returns the distance from a to b, or -1 when b
@@ -126,6 +148,27 @@ int64_t mpp_lee_expand(mpp_lee *g, uint32_t a, uint32_t b, mpp_app_counts *c);
  * right, up, down one label lower), written to path[0 .. len] (path[0] = b,
  * path[len] = a); returns len. */
 uint32_t mpp_lee_path(const mpp_lee *g, uint32_t a, uint32_t b, uint32_t *path);
+
+/* ------------------------------------------------------------------------
+ * Sequential (one-processor) runs: what the applications compute and the
+ * operations they count, summed over the measured sweeps or instances. */
+typedef struct mpp_app_seq {
+    uint32_t runs;          /* measured sweeps (Wolff) or instances (Lee) */
+    uint64_t size;          /* Wolff: cluster sites; Lee: path lengths (summed) */
+    uint64_t manhattan;     /* Lee: the sources' Manhattan distances M (summed) */
+    mpp_app_counts counts;  /* the operations (of Lee's wavefront expansions) */
+} mpp_app_seq;
+
+/* Wolff on an N x N lattice: sweeps 0 .. therm - 1 thermalise it, sweeps
+ * therm .. therm + sweeps - 1 are measured. MPP_EINVAL, MPP_ENOMEM. */
+int mpp_wolff_sequential(uint32_t N, double beta, uint64_t seed, uint32_t therm, uint32_t sweeps,
+                         mpp_app_seq *out, mpp_err *err);
+/* Lee: instances 0 .. instances - 1 of seed (mpp_lee_generate), each
+ * grid routed from pairs 0 .. pairs - 1 (mpp_lee_pair; 1 .. MPP_LEE_MAX_PAIRS)
+ * of sources and destinations, each an expansion (runs = instances x
+ * pairs). MPP_EINVAL, MPP_ENOMEM. */
+int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t instances,
+                       uint32_t pairs, mpp_app_seq *out, mpp_err *err);
 
 /* ------------------------------------------------------------------------
  * Column stripes: columns cut into stripes of w columns (the last may be

@@ -111,6 +111,12 @@ typedef struct mpp_node_config {
     uint64_t reduce_word_cycles;    /* control network: each word of a vector reduction
                                        after the first */
     uint32_t mem_word_cycles;       /* a word copied or scanned in memory by a program */
+    /* the applications' compute model (algorithms/apps.h, mpp_app_work_cycles):
+     * CPU cycles per operation of an expansion */
+    uint32_t app_site_cycles;       /* a site taken off the wavefront and expanded */
+    uint32_t app_test_cycles;       /* a neighbour site tested */
+    uint32_t app_random_cycles;     /* a random number drawn */
+    uint32_t app_queue_cycles;      /* a wavefront queue push or pop */
     int delivery;                   /* mpp_delivery for active messages */
     int ports;                      /* mpp_ports: the node port model */
 } mpp_node_config;

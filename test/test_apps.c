@@ -48,7 +48,8 @@ static void test_wolff(void)
         total += size;
     }
     CHECK(memcmp(w.spin, w2.spin, n) == 0);
-    CHECK(c.sites == total && c.randoms == c.tests && c.cycles > 0 && c.queue_ops == 2 * total);
+    CHECK(c.sites == total && c.tests == 4 * total && c.randoms > 0 && c.randoms < c.tests &&
+          c.cycles > 0 && c.queue_ops == 2 * total);
     /* a bond is a function of (seed, sweep, bond) */
     CHECK(mpp_wolff_bond(&w, 3, 10) == mpp_wolff_bond(&w2, 3, 10));
     unsigned open = 0;
@@ -56,8 +57,9 @@ static void test_wolff(void)
         open += mpp_wolff_bond(&w, 5, b);
     double p = 1 - exp(-2 * MPP_WOLFF_BETA_C);
     CHECKF(fabs(open / 20000.0 - p) < 0.02, "open bonds %.3f, p %.3f", open / 20000.0, p);
-    printf("wolff 32x32 at beta_c: mean cluster %.1f sites over 200 sweeps, %.2f tests a site\n",
-           total / 200.0, (double)c.tests / (double)c.sites);
+    printf("wolff 32x32 at beta_c: mean cluster %.1f sites over 200 sweeps, %.2f random numbers "
+           "a site\n",
+           total / 200.0, (double)c.randoms / (double)c.sites);
     mpp_wolff_free(&w);
     mpp_wolff_free(&w2);
     /* beta 0: no bond opens; a huge beta: every equal-spin bond */
@@ -169,6 +171,57 @@ static void test_lee(void)
     mpp_lee_free(&b);
 }
 
+/* Pairs on one grid, and the sequential runs (what `mppnet app` prints). */
+static void test_sequential(void)
+{
+    mpp_err err;
+    mpp_lee g;
+    CHECK(mpp_lee_generate(&g, 48, 0.5, 5, 2, &err) == 0);
+    uint32_t src0 = g.src, dst0 = g.dst, distinct = 0;
+    mpp_app_counts sum = {0};
+    uint64_t dist = 0;
+    for (uint32_t j = 0; j < 6; j++) {
+        CHECK(mpp_lee_pair(&g, 5, 2, j, &err) == 0);
+        if (j == 0)
+            CHECK(g.src == src0 && g.dst == dst0); /* pair 0 is generate's */
+        else
+            distinct += g.src != src0 || g.dst != dst0;
+        CHECK(!g.blocked[g.src] && !g.blocked[g.dst] && g.M >= 20 && g.M <= 28);
+        int64_t d = mpp_lee_expand(&g, g.src, g.dst, &sum);
+        CHECK(d >= g.M);
+        dist += (uint64_t)d;
+    }
+    CHECK(distinct == 5);
+    mpp_lee_free(&g);
+    /* instance 2 of seed 5 with 6 pairs is one of the runs of the
+     * sequential run of instances 0 .. 2 */
+    mpp_app_seq a, b;
+    CHECK(mpp_lee_sequential(48, 0.5, 5, 2, 6, &a, &err) == 0);
+    CHECK(mpp_lee_sequential(48, 0.5, 5, 3, 6, &b, &err) == 0);
+    CHECK(a.runs == 12 && b.runs == 18);
+    CHECK(b.size - a.size == dist && b.counts.sites - a.counts.sites == sum.sites &&
+          b.counts.tests - a.counts.tests == sum.tests &&
+          b.counts.queue_ops - a.counts.queue_ops == sum.queue_ops);
+    CHECK(mpp_lee_sequential(48, 0.5, 5, 1, 0, &a, &err) == MPP_EINVAL);
+    /* Wolff: the measured sweeps follow the thermalisation */
+    mpp_wolff w;
+    CHECK(mpp_wolff_init(&w, 24, MPP_WOLFF_BETA_C, 9, &err) == 0);
+    mpp_app_counts c = {0};
+    uint64_t size = 0;
+    for (uint32_t t = 0; t < 15; t++)
+        if (t < 10)
+            mpp_wolff_sweep(&w, t, NULL);
+        else
+            size += mpp_wolff_sweep(&w, t, &c);
+    mpp_wolff_free(&w);
+    CHECK(mpp_wolff_sequential(24, MPP_WOLFF_BETA_C, 9, 10, 5, &a, &err) == 0);
+    CHECK(a.runs == 5 && a.size == size && a.counts.sites == c.sites &&
+          a.counts.randoms == c.randoms && a.counts.cycles == c.cycles);
+    const mpp_app_costs k = {3, 5, 7, 11};
+    CHECK(mpp_app_work_cycles(&c, &k) ==
+          3 * c.sites + 5 * c.tests + 7 * c.randoms + 11 * c.queue_ops);
+}
+
 static void test_stripes(void)
 {
     mpp_err err;
@@ -186,6 +239,7 @@ int main(void)
 {
     test_wolff();
     test_lee();
+    test_sequential();
     test_stripes();
     TEST_DONE();
 }

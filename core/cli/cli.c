@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "core/cli/bench.h"
+#include "core/cli/cmd_app.h"
 #include "core/cli/cmd_bcast.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
@@ -100,6 +101,7 @@ static const char help_main[] =
     "  schedule ...     run a scheduler on a COM file or generated matrices\n"
     "  replay EXP.yaml  record or replay operation and message traces of a run\n"
     "  bcast show ...   s-to-p broadcasting: draw a source distribution on a mesh\n"
+    "  app wolff|lee    the irregular applications (Wolff cluster, Lee routing)\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
     "                   schedulers, broadcasts) with their parameters, and the\n"
     "                   presets\n"
@@ -785,6 +787,7 @@ static const command commands[] = {
     {"schedule", mpp_cmd_schedule},
     {"replay", mpp_cmd_replay},
     {"bcast", mpp_cmd_bcast},
+    {"app", mpp_cmd_app},
 };
 
 static const command *find_command(const char *name)
