@@ -124,6 +124,8 @@ typedef struct msg {
     uint8_t unmatched;  /* an AM operation's packet: never matches a receive */
     uint8_t notify;     /* NOTIFY_*: the application hears of its end (mpp_node_send_msg,
                            mpp_node_post_recv) */
+    uint8_t nargs;      /* an active message's argument words (mpp_node_send_am_args) */
+    uint32_t args[MPP_AM_MAX_ARGS];
     uint32_t written, received;
     uint32_t recv;      /* matched posted receive at dst, or NONE */
     uint64_t issue, first_inject, delivered;
@@ -198,6 +200,8 @@ struct mpp_node_ctx {
     uint32_t n;
     uint64_t at;      /* CPU time the handler runs at */
     uint64_t cost;    /* CPU cycles the handler added */
+    uint32_t nargs;   /* the argument words of the active message handled */
+    const uint32_t *args;
 };
 
 struct mpp_nodes {
@@ -824,7 +828,9 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
                 cost += c->recv_done_cycles +
                         (m->paradigm == MPP_PARADIGM_ASYNC ? c->async_msg_cycles : 0);
             if (ns->handler && (kind != PK_DATA || (m->notify & NOTIFY_RECVD))) {
-                mpp_node_ctx ctx = {ns, n, start + cost, 0};
+                uint32_t args[MPP_AM_MAX_ARGS];
+                memcpy(args, m->args, sizeof args); /* the handler may grow the table */
+                mpp_node_ctx ctx = {ns, n, start + cost, 0, kind == PK_AM ? m->nargs : 0, args};
                 uint32_t tag = m->notify & NOTIFY_RECVD ? m->tag | MPP_APP_RECVD : m->tag;
                 ns->handler(ns->handler_ud, &ctx, n, m->src, tag, m->bytes);
                 cost += ctx.cost;
@@ -869,6 +875,29 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
 int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag)
 {
     return handler_send(ctx, dst, ctx->ns->payload_bytes, tag, MPP_PARADIGM_AM);
+}
+
+int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
+                          uint32_t nargs)
+{
+    mpp_nodes *ns = ctx->ns;
+    if (nargs > MPP_AM_MAX_ARGS || (uint64_t)nargs * 4 > ns->payload_bytes || dst >= ns->N)
+        return -1;
+    uint32_t mi = ns->nmsgs;
+    int rc = handler_send(ctx, dst, ns->payload_bytes, tag, MPP_PARADIGM_AM);
+    if (rc == 0 && ns->nmsgs > mi) { /* (not when out of memory) */
+        ns->msgs[mi].nargs = (uint8_t)nargs;
+        if (nargs)
+            memcpy(ns->msgs[mi].args, args, nargs * sizeof *args);
+    }
+    return rc;
+}
+
+uint32_t mpp_node_args(const mpp_node_ctx *ctx, uint32_t out[MPP_AM_MAX_ARGS])
+{
+    for (uint32_t i = 0; i < ctx->nargs; i++)
+        out[i] = ctx->args[i];
+    return ctx->nargs;
 }
 
 int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag)

@@ -55,6 +55,19 @@ typedef void (*mpp_am_handler)(void *ud, mpp_node_ctx *ctx, uint32_t node, uint3
  * is written into the send FIFO by this processor, in the background).
  * Returns 0, or -1 when dst does not exist. */
 int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
+/* The most argument words an active message carries (a CM-5 active
+ * message: a handler and four words). */
+#define MPP_AM_MAX_ARGS 4u
+/* In a handler or start callback: an active message as mpp_node_send_am
+ * that carries args[0 .. nargs-1] (nargs <= MPP_AM_MAX_ARGS, and the words
+ * must fit the packet's payload: 4 x nargs <= payload_words x word_bits / 8);
+ * its handler reads them with mpp_node_args. Returns 0, or -1 when dst does
+ * not exist or the words do not fit. */
+int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
+                          uint32_t nargs);
+/* In a handler: the argument words of the active message it handles,
+ * copied to out; returns their count (0 for any other notification). */
+uint32_t mpp_node_args(const mpp_node_ctx *ctx, uint32_t out[MPP_AM_MAX_ARGS]);
 /* In a handler: the processor computes for `cycles` CPU cycles. */
 void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles);
 /* In a handler: the current network cycle. */

@@ -122,6 +122,79 @@ static void test_am(void)
     free(t);
 }
 
+/* Active messages that carry argument words (mpp_node_send_am_args): an
+ * application on nodes 0 and 5; node 0 sends five, with 0 .. 4 words. */
+typedef struct args_app {
+    uint32_t want, got, nargs[8], args[8][MPP_AM_MAX_ARGS], src[8], tag[8];
+    int rc[MPP_AM_MAX_ARGS + 3];
+} args_app;
+
+static void args_start(void *ud, mpp_node_ctx *ctx, uint32_t node)
+{
+    args_app *a = ud;
+    if (node != 0)
+        return;
+    uint32_t w[MPP_AM_MAX_ARGS + 1] = {0};
+    for (uint32_t k = 0; k <= MPP_AM_MAX_ARGS; k++) {
+        for (uint32_t i = 0; i < k; i++)
+            w[i] = 100 * k + i;
+        a->rc[k] = mpp_node_send_am_args(ctx, 5, 20 + k, w, k);
+    }
+    a->rc[MPP_AM_MAX_ARGS + 1] = mpp_node_send_am_args(ctx, 5, 1, w, MPP_AM_MAX_ARGS + 1);
+    a->rc[MPP_AM_MAX_ARGS + 2] = mpp_node_send_am_args(ctx, 16, 1, w, 1); /* no node 16 */
+    mpp_node_app_done(ctx);
+}
+
+static void args_handler(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t src, uint32_t tag,
+                         uint64_t bytes)
+{
+    (void)bytes;
+    args_app *a = ud;
+    CHECK(node == 5);
+    if (a->got < 8) {
+        a->src[a->got] = src;
+        a->tag[a->got] = tag;
+        a->nargs[a->got] = mpp_node_args(ctx, a->args[a->got]);
+    }
+    if (++a->got == a->want)
+        mpp_node_app_done(ctx);
+}
+
+static void test_am_args(void)
+{
+    /* words a packet: 4 (all five go), 2 (those with 0, 1, 2 words go) */
+    for (uint32_t words = 4; words >= 2; words -= 2) {
+        mpp_sim_config c;
+        machine(&c);
+        c.node.payload_words = words;
+        mpp_program prog[16] = {{0}};
+        mpp_op app = {.code = MPP_OP_APP};
+        prog[0] = (mpp_program){&app, 1};
+        prog[5] = (mpp_program){&app, 1};
+        test_use_programs(&c, prog);
+        mpp_err err;
+        mpp_sim *s = mpp_sim_create(&c, &err);
+        CHECKF(s != NULL, "%s", err.msg);
+        if (!s)
+            return;
+        args_app a = {.want = words + 1};
+        mpp_sim_handlers(s, args_handler, args_start, &a);
+        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        CHECKF(rc == 0, "%s", rc ? err.msg : "");
+        for (uint32_t k = 0; k <= MPP_AM_MAX_ARGS; k++)
+            CHECKF(a.rc[k] == (k <= words ? 0 : -1), "%u words a packet, %u arguments: %d", words,
+                   k, a.rc[k]);
+        CHECK(a.rc[MPP_AM_MAX_ARGS + 1] == -1 && a.rc[MPP_AM_MAX_ARGS + 2] == -1);
+        CHECKF(a.got == words + 1, "%u active messages", a.got);
+        for (uint32_t k = 0; k < a.got && k <= words; k++) {
+            CHECK(a.src[k] == 0 && a.tag[k] == 20 + k && a.nargs[k] == k);
+            for (uint32_t i = 0; i < k; i++)
+                CHECK(a.args[k][i] == 100 * k + i);
+        }
+        mpp_sim_destroy(s);
+    }
+}
+
 static uint64_t am_latency(int delivery, uint64_t *interrupts)
 {
     mpp_sim_config c;
@@ -583,6 +656,7 @@ int main(void)
     test_paradigms_shapes();
     test_sync_sequence();
     test_am();
+    test_am_args();
     test_interrupt_vs_poll();
     test_am_put();
     test_async();
