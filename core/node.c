@@ -109,6 +109,8 @@
 enum { PK_REQ = 1, PK_REPLY = 2, PK_DATA = 3, PK_AM = 4, PK_PUT = 5 };
 enum { ST_RUN = 0, ST_BLOCKED = 1, ST_DONE = 2 };
 enum { NOTIFY_SENT = 1, NOTIFY_RECVD = 2 };
+enum { RED_NONE = 0, RED_WAIT = 1, RED_IN = 2 }; /* an application reduction: none, asked
+                                                    (its writes pending), entered */
 
 #define NONE 0xffffffffu
 #define NEVER UINT64_MAX
@@ -183,6 +185,10 @@ typedef struct node {
     uint32_t last_data[2]; /* message of the last DATA packet written [0] and read [1], or NONE */
     uint32_t rr;           /* queue_for: index in data of the message to offer first */
     bool app_done;         /* the application released MPP_OP_APP */
+    uint8_t red;           /* the application's reduction (mpp_node_reduce): RED_* */
+    uint32_t red_epoch;    /* RED_IN: the control network's epoch it entered */
+    uint64_t red_value;    /* RED_WAIT: its value */
+    int red_op;            /* RED_WAIT: its operation (mpp_reduce_op) */
     /* statistics */
     uint64_t send_done, recv_done;
     bool sends, recvs_any;
@@ -236,6 +242,9 @@ struct mpp_nodes {
     uint64_t barrier_last;
     uint32_t barrier_epoch;
     uint64_t barrier_release;
+    uint64_t red_acc;      /* the application reductions of the open epoch, combined */
+    int red_op;            /* their operation, or -1 when none has entered */
+    uint64_t red_result;   /* the last epoch's result */
     uint64_t interrupts;
     uint64_t busy_until;   /* network cycle the latest-ending action ends */
     uint32_t unfinished;
@@ -401,6 +410,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
     ns->payload_bytes = ns->pk.payload_bytes;
     ns->ctrl_flits = ns->pk.full_flits;
     ns->full_flits = ns->ctrl_flits;
+    ns->red_op = -1;
     ns->nodes = calloc(N, sizeof *ns->nodes);
     ns->rx = calloc((size_t)N * ns->MC, sizeof *ns->rx);
     ns->heap_cap = N + 16;
@@ -893,6 +903,19 @@ int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const u
     return rc;
 }
 
+int mpp_node_reduce(mpp_node_ctx *ctx, uint64_t value, int op)
+{
+    mpp_nodes *ns = ctx->ns;
+    node *nd = &ns->nodes[ctx->n];
+    if (ns->dma || !ns->handler || nd->red != RED_NONE ||
+        (op != MPP_REDUCE_SUM && op != MPP_REDUCE_MAX))
+        return -1;
+    nd->red = RED_WAIT;
+    nd->red_value = value;
+    nd->red_op = op;
+    return 0;
+}
+
 uint32_t mpp_node_args(const mpp_node_ctx *ctx, uint32_t out[MPP_AM_MAX_ARGS])
 {
     for (uint32_t i = 0; i < ctx->nargs; i++)
@@ -1115,6 +1138,51 @@ static void data_turn(const mpp_nodes *ns, node *nd, uint32_t mi)
 
 /* Start the operation at pc. Returns its CPU cost; sets op_active for
  * blocking operations, advances pc for the others. */
+/* Has the control network released node nd's barrier, reduction or
+ * application reduction (its release time may still be to come)? */
+static bool released(const mpp_nodes *ns, const node *nd)
+{
+    if (nd->red == RED_IN && nd->red_epoch != ns->barrier_epoch)
+        return true;
+    return nd->op_active && nd->pc < nd->nops &&
+           (nd->ops[nd->pc].code == MPP_OP_BARRIER || nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
+           nd->barrier_epoch != ns->barrier_epoch;
+}
+
+/* Is node k waiting for the control network's release (a BARRIER or
+ * REDUCE operation, or the application's reduction)? */
+static bool in_control(const mpp_nodes *ns, const node *nd)
+{
+    if (nd->red == RED_IN && nd->red_epoch == ns->barrier_epoch)
+        return true;
+    return nd->op_active && nd->pc < nd->nops &&
+           (nd->ops[nd->pc].code == MPP_OP_BARRIER || nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
+           nd->barrier_epoch == ns->barrier_epoch;
+}
+
+/* A processor enters the control network (a barrier or reduction) at
+ * network cycle now; the last of the unfinished ones releases them all,
+ * `cost` network cycles after the last entry. */
+static void control_enter(mpp_nodes *ns, uint64_t now, uint64_t cost)
+{
+    ns->barrier_in++;
+    if (now > ns->barrier_last)
+        ns->barrier_last = now;
+    if (ns->barrier_in < ns->unfinished)
+        return;
+    uint64_t rel = ns->barrier_last + cost;
+    for (uint32_t k = 0; k < ns->N; k++)
+        if (in_control(ns, &ns->nodes[k]))
+            wake(ns, k, rel);
+    ns->barrier_release = rel;
+    ns->barrier_epoch++;
+    ns->barrier_in = 0;
+    ns->barrier_last = 0;
+    ns->red_result = ns->red_acc;
+    ns->red_acc = 0;
+    ns->red_op = -1;
+}
+
 static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
 {
     node *nd = &ns->nodes[n];
@@ -1206,27 +1274,12 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         nd->pc++;
         return op->bytes;
     case MPP_OP_BARRIER:
-    case MPP_OP_REDUCE: {
+    case MPP_OP_REDUCE:
         nd->op_active = true;
         nd->barrier_epoch = ns->barrier_epoch;
-        ns->barrier_in++;
-        if (now > ns->barrier_last)
-            ns->barrier_last = now;
-        if (ns->barrier_in == ns->unfinished) {
-            uint64_t rel = ns->barrier_last +
-                           (op->code == MPP_OP_BARRIER ? c->barrier_cycles : reduce_time(c, op));
-            ns->barrier_release = rel;
-            ns->barrier_epoch++;
-            ns->barrier_in = 0;
-            ns->barrier_last = 0;
-            for (uint32_t k = 0; k < ns->N; k++)
-                if (ns->nodes[k].op_active && ns->nodes[k].pc < ns->nodes[k].nops &&
-                    (ns->nodes[k].ops[ns->nodes[k].pc].code == MPP_OP_BARRIER ||
-                     ns->nodes[k].ops[ns->nodes[k].pc].code == MPP_OP_REDUCE))
-                    wake(ns, k, rel);
-        }
+        control_enter(ns, now, op->code == MPP_OP_BARRIER ? c->barrier_cycles
+                                                          : reduce_time(c, op));
         return 0;
-    }
     case MPP_OP_APP: {
         nd->op_active = true;
         nd->app_done = false;
@@ -1305,6 +1358,27 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
 {
     node *nd = &ns->nodes[n];
     const mpp_node_config *c = &ns->cfg;
+    /* the application's reduction: it enters once everything it queued
+     * before is written, and hears of the release in its handler */
+    if (nd->red == RED_WAIT && !nd->ctrl_n && !nd->data.n) {
+        if (ns->red_op >= 0 && ns->red_op != nd->red_op && !ns->fail[0])
+            snprintf(ns->fail, sizeof ns->fail,
+                     "node %u: application reductions of one round with different operations",
+                     n);
+        ns->red_op = nd->red_op;
+        ns->red_acc = nd->red_op == MPP_REDUCE_MAX
+                          ? (nd->red_value > ns->red_acc ? nd->red_value : ns->red_acc)
+                          : ns->red_acc + nd->red_value;
+        nd->red = RED_IN;
+        nd->red_epoch = ns->barrier_epoch;
+        control_enter(ns, net_ceil(ns, start), c->reduce_cycles);
+    }
+    if (nd->red == RED_IN && nd->red_epoch != ns->barrier_epoch && t >= ns->barrier_release) {
+        nd->red = RED_NONE;
+        mpp_node_ctx ctx = {ns, n, start, 0, 0, NULL};
+        ns->handler(ns->handler_ud, &ctx, n, n, MPP_APP_REDUCED, ns->red_result);
+        return ctx.cost;
+    }
     uint32_t cls, h = rx_head(ns, n, &cls);
     /* 1. interrupts */
     if (h != NONE) {
@@ -1485,9 +1559,7 @@ static bool dma_step(mpp_nodes *ns, uint32_t n, uint64_t t)
     if (nd->state != ST_DONE)
         nd->state = ST_RUN;
     /* a barrier waiting for its release time wakes itself */
-    if (nd->state != ST_DONE && nd->op_active && nd->pc < nd->nops &&
-        (nd->ops[nd->pc].code == MPP_OP_BARRIER || nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
-        nd->barrier_epoch != ns->barrier_epoch) {
+    if (nd->state != ST_DONE && released(ns, nd)) {
         uint64_t at = ns->barrier_release > t ? ns->barrier_release : t + 1;
         if (at < next)
             next = at;
@@ -1525,10 +1597,7 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
             if (cost == NEVER) {
                 nd->state = nd->state == ST_DONE ? ST_DONE : ST_BLOCKED;
                 /* a barrier waiting for its release time wakes itself */
-                if (nd->state == ST_BLOCKED && nd->op_active && nd->pc < nd->nops &&
-                    (nd->ops[nd->pc].code == MPP_OP_BARRIER ||
-                     nd->ops[nd->pc].code == MPP_OP_REDUCE) &&
-                    nd->barrier_epoch != ns->barrier_epoch)
+                if (nd->state == ST_BLOCKED && released(ns, nd))
                     wake(ns, e.node, ns->barrier_release > t ? ns->barrier_release : t + 1);
                 break;
             }

@@ -65,6 +65,21 @@ int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
  * not exist or the words do not fit. */
 int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
                           uint32_t nargs);
+/* Operations of mpp_node_reduce. */
+typedef enum mpp_reduce_op { MPP_REDUCE_SUM = 0, MPP_REDUCE_MAX = 1 } mpp_reduce_op;
+/* In a handler or start callback: take part in a control-network
+ * reduction of `value` with op (a barrier when the value does not
+ * matter). The processor enters once everything it has queued to write
+ * before is written; it goes on reading and writing meanwhile. Every
+ * processor whose program has not finished must enter (program BARRIER and
+ * REDUCE operations meet in the same control network); reduce_cycles after
+ * the last entry the control network releases them, and the handler runs
+ * on each application processor with tag MPP_APP_REDUCED and bytes = the
+ * sum (or the largest) of the application values of that round. Returns 0,
+ * or -1 when this processor is in one already, op is unknown, there is no
+ * handler, or the NIC is `dma`. Different operations in one round fail the
+ * run. */
+int mpp_node_reduce(mpp_node_ctx *ctx, uint64_t value, int op);
 /* In a handler: the argument words of the active message it handles,
  * copied to out; returns their count (0 for any other notification). */
 uint32_t mpp_node_args(const mpp_node_ctx *ctx, uint32_t out[MPP_AM_MAX_ARGS]);
@@ -83,12 +98,14 @@ int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
 void mpp_node_app_done(mpp_node_ctx *ctx);
 
 /* Flags in the tag of the application's notifications (so application tags
- * must stay below 2^30): */
+ * must stay below 2^29): */
 #define MPP_APP_SENT 0x80000000u  /* a mpp_node_send_msg has written its last packet;
                                      src = its destination, bytes = its size */
 #define MPP_APP_RECVD 0x40000000u /* a message matched by a mpp_node_post_recv has been
                                      read completely; src = its sender */
-#define MPP_APP_TAG_MAX 0x3fffffffu
+#define MPP_APP_REDUCED 0x20000000u /* the application's reduction (mpp_node_reduce) is
+                                       released; src = the node, bytes = the result */
+#define MPP_APP_TAG_MAX 0x1fffffffu
 
 /* In a handler or start callback: send `bytes` to dst with tag as a
  * message of `paradigm` (an mpp_paradigm): sync and async pay

@@ -195,6 +195,95 @@ static void test_am_args(void)
     }
 }
 
+/* The application's reductions (mpp_node_reduce): nodes 0 .. 3 run three
+ * rounds, each computing 100 x (node + 1) cycles, sending an active message
+ * to the next and entering a sum reduction of 10 x round + node; node 6's
+ * program has a REDUCE operation, which meets the first round. */
+typedef struct red_app {
+    uint32_t round[16];
+    uint64_t result[16][4], at[16][4];
+    int again, mixed;
+} red_app;
+
+static void red_round(red_app *a, mpp_node_ctx *ctx, uint32_t node)
+{
+    uint32_t r = a->round[node];
+    mpp_node_compute(ctx, 100 * (node + 1));
+    uint32_t w = node;
+    mpp_node_send_am_args(ctx, (node + 1) % 4, 1, &w, 1);
+    int op = a->mixed && node == 3 ? MPP_REDUCE_MAX : MPP_REDUCE_SUM;
+    CHECK(mpp_node_reduce(ctx, 10 * r + node, op) == 0);
+    if (node == 0 && r == 0)
+        a->again = mpp_node_reduce(ctx, 1, MPP_REDUCE_SUM); /* one at a time: -1 */
+}
+
+static void red_start(void *ud, mpp_node_ctx *ctx, uint32_t node) { red_round(ud, ctx, node); }
+
+static void red_handler(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t src, uint32_t tag,
+                        uint64_t bytes)
+{
+    red_app *a = ud;
+    if (tag != MPP_APP_REDUCED)
+        return; /* the active messages */
+    CHECK(src == node);
+    uint32_t r = a->round[node];
+    if (r < 4) {
+        a->result[node][r] = bytes;
+        a->at[node][r] = mpp_node_now(ctx);
+    }
+    if (++a->round[node] == 3)
+        mpp_node_app_done(ctx);
+    else
+        red_round(a, ctx, node);
+}
+
+static void test_app_reduce(void)
+{
+    for (int mixed = 0; mixed < 2; mixed++) {
+        mpp_sim_config c;
+        machine(&c);
+        c.node.reduce_cycles = 30;
+        mpp_program prog[16] = {{0}};
+        mpp_op app = {.code = MPP_OP_APP}, reduce = {.code = MPP_OP_REDUCE};
+        for (int k = 0; k < 4; k++)
+            prog[k] = (mpp_program){&app, 1};
+        prog[6] = (mpp_program){&reduce, 1};
+        test_use_programs(&c, prog);
+        mpp_err err;
+        mpp_sim *s = mpp_sim_create(&c, &err);
+        CHECKF(s != NULL, "%s", err.msg);
+        if (!s)
+            return;
+        red_app a = {.mixed = mixed};
+        mpp_sim_handlers(s, red_handler, red_start, &a);
+        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        if (mixed) {
+            CHECKF(rc != 0 && strstr(err.msg, "different operations"), "mixed: %d %s", rc,
+                   err.msg);
+            mpp_sim_destroy(s);
+            continue;
+        }
+        CHECKF(rc == 0, "%s", rc ? err.msg : "");
+        CHECK(a.again == -1);
+        for (uint32_t n = 0; n < 4; n++) {
+            CHECKF(a.round[n] == 3, "node %u: %u rounds", n, a.round[n]);
+            for (uint32_t r = 0; r < 3; r++) {
+                CHECKF(a.result[n][r] == 40 * r + 6, "node %u round %u: %llu", n, r,
+                       (unsigned long long)a.result[n][r]);
+                /* node 3 computes 400 cycles a round and writes its active
+                 * message (10) before it enters, last; the release comes
+                 * reduce_cycles (30) after: at 440, 880, 1320 for a node that
+                 * is free then (node 0 is reading node 3's message) */
+                CHECKF(a.at[n][r] >= 440 * (r + 1) && a.at[n][r] <= 440 * (r + 1) + 20,
+                       "node %u round %u: released at %llu", n, r,
+                       (unsigned long long)a.at[n][r]);
+            }
+        }
+        CHECK(a.at[3][0] == 440 && a.at[3][1] == 880 && a.at[3][2] == 1320);
+        mpp_sim_destroy(s);
+    }
+}
+
 static uint64_t am_latency(int delivery, uint64_t *interrupts)
 {
     mpp_sim_config c;
@@ -657,6 +746,7 @@ int main(void)
     test_sync_sequence();
     test_am();
     test_am_args();
+    test_app_reduce();
     test_interrupt_vs_poll();
     test_am_put();
     test_async();
