@@ -113,6 +113,9 @@ enum { RED_NONE = 0, RED_WAIT = 1, RED_IN = 2 }; /* an application reduction: no
                                                     (its writes pending), entered */
 
 #define NONE 0xffffffffu
+/* Continuations in a row that cost nothing before an application that only
+ * yields is stopped (it would hold its processor in one cycle for ever). */
+#define MAX_IDLE_CONTS 1000000u
 #define NEVER UINT64_MAX
 
 typedef struct msg {
@@ -185,6 +188,8 @@ typedef struct node {
     uint32_t last_data[2]; /* message of the last DATA packet written [0] and read [1], or NONE */
     uint32_t rr;           /* queue_for: index in data of the message to offer first */
     bool app_done;         /* the application released MPP_OP_APP */
+    bool cont;             /* the application yielded (mpp_node_yield) */
+    uint32_t idle_conts;   /* continuations in a row that cost nothing */
     uint8_t red;           /* the application's reduction (mpp_node_reduce): RED_* */
     uint32_t red_epoch;    /* RED_IN: the control network's epoch it entered */
     uint64_t red_value;    /* RED_WAIT: its value */
@@ -903,6 +908,15 @@ int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const u
     return rc;
 }
 
+int mpp_node_yield(mpp_node_ctx *ctx)
+{
+    mpp_nodes *ns = ctx->ns;
+    if (ns->dma || !ns->handler)
+        return -1;
+    ns->nodes[ctx->n].cont = true;
+    return 0;
+}
+
 int mpp_node_reduce(mpp_node_ctx *ctx, uint64_t value, int op)
 {
     mpp_nodes *ns = ctx->ns;
@@ -1429,6 +1443,20 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     }
     if (can_read)
         return read_packet(ns, n, cls, false, start);
+    /* the application's continuation (mpp_node_yield): its writes are out
+     * and no packet is waiting */
+    if (nd->cont && !nd->ctrl_n && !nd->data.n && h == NONE) {
+        nd->cont = false;
+        mpp_node_ctx ctx = {ns, n, start, 0, 0, NULL};
+        ns->handler(ns->handler_ud, &ctx, n, n, MPP_APP_CONTINUE, 0);
+        if (ctx.cost || !nd->cont)
+            nd->idle_conts = 0;
+        else if (++nd->idle_conts == MAX_IDLE_CONTS && !ns->fail[0])
+            snprintf(ns->fail, sizeof ns->fail,
+                     "node %u: the application yields again and again without doing anything",
+                     n);
+        return ctx.cost;
+    }
     /* 6. the program */
     return program_act(ns, n, t, start);
 }
@@ -1605,7 +1633,7 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
             nd->f = start + cost;
             busy(ns, nd->f);
             acted = true;
-            if (ns->oom)
+            if (ns->oom || ns->fail[0])
                 break;
         }
         if (acted)

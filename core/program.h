@@ -65,6 +65,14 @@ int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
  * not exist or the words do not fit. */
 int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
                           uint32_t nargs);
+/* In a handler or start callback: a poll point. Once every packet queued
+ * so far is written and no packet is waiting in the receive FIFOs (those
+ * waiting are read first, their handlers run), the handler runs with tag
+ * MPP_APP_CONTINUE: the application goes on from there (an application
+ * that works site by site and polls in between). Returns 0, or -1 when
+ * there is no handler or the NIC is `dma`. An application that yields
+ * again and again without charging any work fails the run. */
+int mpp_node_yield(mpp_node_ctx *ctx);
 /* Operations of mpp_node_reduce. */
 typedef enum mpp_reduce_op { MPP_REDUCE_SUM = 0, MPP_REDUCE_MAX = 1 } mpp_reduce_op;
 /* In a handler or start callback: take part in a control-network
@@ -98,14 +106,16 @@ int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
 void mpp_node_app_done(mpp_node_ctx *ctx);
 
 /* Flags in the tag of the application's notifications (so application tags
- * must stay below 2^29): */
+ * must stay below 2^28): */
 #define MPP_APP_SENT 0x80000000u  /* a mpp_node_send_msg has written its last packet;
                                      src = its destination, bytes = its size */
 #define MPP_APP_RECVD 0x40000000u /* a message matched by a mpp_node_post_recv has been
                                      read completely; src = its sender */
 #define MPP_APP_REDUCED 0x20000000u /* the application's reduction (mpp_node_reduce) is
                                        released; src = the node, bytes = the result */
-#define MPP_APP_TAG_MAX 0x1fffffffu
+#define MPP_APP_CONTINUE 0x10000000u /* the application's continuation (mpp_node_yield);
+                                        src = the node */
+#define MPP_APP_TAG_MAX 0x0fffffffu
 
 /* In a handler or start callback: send `bytes` to dst with tag as a
  * message of `paradigm` (an mpp_paradigm): sync and async pay

@@ -284,6 +284,97 @@ static void test_app_reduce(void)
     }
 }
 
+/* Poll points (mpp_node_yield): node 1 works in five units of 100 cycles
+ * and yields after each; node 0 sends it three active messages at once;
+ * each is read at the first poll point after it is in, between units. */
+typedef struct yield_app {
+    uint32_t units, got, at_unit[4];
+    uint64_t cont_at[8];
+    int spin; /* the application that only yields */
+} yield_app;
+
+static void yield_start(void *ud, mpp_node_ctx *ctx, uint32_t node)
+{
+    yield_app *a = ud;
+    if (a->spin) {
+        mpp_node_yield(ctx);
+        return;
+    }
+    if (node == 0) {
+        for (uint32_t i = 0; i < 3; i++)
+            mpp_node_send_am(ctx, 1, 5);
+        mpp_node_app_done(ctx);
+    } else {
+        mpp_node_compute(ctx, 100);
+        CHECK(mpp_node_yield(ctx) == 0);
+    }
+}
+
+static void yield_handler(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t src, uint32_t tag,
+                          uint64_t bytes)
+{
+    (void)src, (void)bytes;
+    yield_app *a = ud;
+    if (a->spin) {
+        mpp_node_yield(ctx); /* nothing charged: never ends */
+        return;
+    }
+    CHECK(node == 1);
+    if (tag == 5) {
+        if (a->got < 4)
+            a->at_unit[a->got] = a->units;
+        a->got++;
+        return;
+    }
+    CHECK(tag == MPP_APP_CONTINUE);
+    if (a->units < 8)
+        a->cont_at[a->units] = mpp_node_now(ctx);
+    if (++a->units == 5) {
+        mpp_node_app_done(ctx);
+        return;
+    }
+    mpp_node_compute(ctx, 100);
+    mpp_node_yield(ctx);
+}
+
+static void test_yield(void)
+{
+    for (int spin = 0; spin < 2; spin++) {
+        mpp_sim_config c;
+        machine(&c);
+        mpp_program prog[16] = {{0}};
+        mpp_op app = {.code = MPP_OP_APP};
+        prog[0] = (mpp_program){&app, 1};
+        prog[1] = (mpp_program){&app, 1};
+        test_use_programs(&c, prog);
+        mpp_err err;
+        mpp_sim *s = mpp_sim_create(&c, &err);
+        CHECKF(s != NULL, "%s", err.msg);
+        if (!s)
+            return;
+        yield_app a = {.spin = spin};
+        mpp_sim_handlers(s, yield_handler, yield_start, &a);
+        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        if (spin) {
+            CHECKF(rc != 0 && strstr(err.msg, "yields again and again"), "spin: %d %s", rc,
+                   err.msg);
+        } else {
+            CHECKF(rc == 0, "%s", rc ? err.msg : "");
+            CHECK(a.units == 5 && a.got == 3);
+            /* the messages (written at 10, 20, 30, in by about 60) are read
+             * at the first poll point, after the first unit, one after the
+             * other (10 + 2 + 7 cycles each) before the second unit */
+            for (uint32_t i = 0; i < 3; i++)
+                CHECKF(a.at_unit[i] == 0, "message %u read after unit %u", i, a.at_unit[i]);
+            CHECKF(a.cont_at[0] == 100 + 3 * 19, "first continuation at %llu",
+                   (unsigned long long)a.cont_at[0]);
+            for (uint32_t u = 1; u < 5; u++)
+                CHECK(a.cont_at[u] == a.cont_at[u - 1] + 100);
+        }
+        mpp_sim_destroy(s);
+    }
+}
+
 static uint64_t am_latency(int delivery, uint64_t *interrupts)
 {
     mpp_sim_config c;
@@ -747,6 +838,7 @@ int main(void)
     test_am();
     test_am_args();
     test_app_reduce();
+    test_yield();
     test_interrupt_vs_poll();
     test_am_put();
     test_async();
