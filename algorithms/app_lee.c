@@ -15,6 +15,11 @@ int mpp_stripes_check(uint32_t N, uint32_t w, uint32_t P, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL, "stripe width w = %u: must be 1 .. N = %u", w, N);
     if (P < 1)
         return mpp_err_set(err, MPP_EINVAL, "processors: must be at least 1");
+    if (N < P)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%u processors for N = %u columns: each processor needs a stripe of "
+                           "at least one column (at most N processors)",
+                           P, N);
     uint32_t stripes = (N + w - 1) / w;
     if (stripes < P)
         return mpp_err_set(err, MPP_EINVAL,
@@ -32,9 +37,7 @@ void mpp_lee_free(mpp_lee *g)
     memset(g, 0, sizeof *g);
 }
 
-/* The four neighbours of cell s that exist (left, right, up, down); returns
- * their count. */
-static int cell_neighbours(uint32_t N, uint32_t s, uint32_t nb[4])
+int mpp_lee_neighbours(uint32_t N, uint32_t s, uint32_t nb[4])
 {
     uint32_t x = s % N, y = s / N;
     int k = 0;
@@ -68,7 +71,7 @@ int64_t mpp_lee_expand(mpp_lee *g, uint32_t a, uint32_t b, mpp_app_counts *c)
             uint32_t s = g->queue[head], nb[4];
             k.queue_ops++;
             k.sites++;
-            int n = cell_neighbours(N, s, nb);
+            int n = mpp_lee_neighbours(N, s, nb);
             for (int d = 0; d < n; d++) {
                 uint32_t u = nb[d];
                 k.tests++;
@@ -95,7 +98,7 @@ uint32_t mpp_lee_path(const mpp_lee *g, uint32_t a, uint32_t b, uint32_t *path)
     path[0] = b;
     while (s != a) {
         uint32_t nb[4];
-        int n = cell_neighbours(g->N, s, nb);
+        int n = mpp_lee_neighbours(g->N, s, nb);
         for (int d = 0; d < n; d++)
             if (g->label[nb[d]] && g->label[nb[d]] + 1 == g->label[s]) {
                 s = nb[d];

@@ -64,9 +64,7 @@ uint32_t mpp_wolff_start(const mpp_wolff *w, uint64_t t)
     return (uint32_t)(((key3(w->seed, t, KEY_START) >> 32) * n) >> 32);
 }
 
-/* The four neighbours of site s (left, right, up, down; wrapped) and the
- * bonds to them. */
-static void neighbours(uint32_t N, uint32_t s, uint32_t nb[4], uint64_t bond[4])
+void mpp_wolff_neighbours(uint32_t N, uint32_t s, uint32_t nb[4], uint64_t bond[4])
 {
     uint32_t x = s % N, y = s / N;
     nb[0] = y * N + (x ? x - 1 : N - 1);
@@ -96,7 +94,7 @@ uint32_t mpp_wolff_sweep(mpp_wolff *w, uint64_t t, mpp_app_counts *c)
             uint64_t bond[4];
             k.queue_ops++;
             k.sites++;
-            neighbours(w->N, s, nb, bond);
+            mpp_wolff_neighbours(w->N, s, nb, bond);
             for (int d = 0; d < 4; d++) {
                 uint32_t u = nb[d];
                 k.tests++;
@@ -130,7 +128,7 @@ uint32_t mpp_wolff_component(const mpp_wolff *w, uint64_t t, uint8_t *mark, uint
     while (top) {
         uint32_t s = stack[--top], nb[4];
         uint64_t bond[4];
-        neighbours(w->N, s, nb, bond);
+        mpp_wolff_neighbours(w->N, s, nb, bond);
         for (int d = 3; d >= 0; d--) /* the other order */
             if (!mark[nb[d]] && w->spin[nb[d]] == sigma && mpp_wolff_bond(w, t, bond[d])) {
                 mark[nb[d]] = 1;

@@ -86,6 +86,9 @@ void mpp_wolff_free(mpp_wolff *w);
 /* Is bond b open in sweep t (given equal spins)? A function of (seed, t, b)
  * only. */
 bool mpp_wolff_bond(const mpp_wolff *w, uint64_t t, uint64_t b);
+/* The four neighbours of site s on an N x N wrapped lattice (left, right,
+ * up, down) and the bonds to them. */
+void mpp_wolff_neighbours(uint32_t N, uint32_t s, uint32_t nb[4], uint64_t bond[4]);
 /* The site sweep t grows its cluster from. */
 uint32_t mpp_wolff_start(const mpp_wolff *w, uint64_t t);
 /* Sweep t: grow the cluster from mpp_wolff_start by the ants-in-the-
@@ -143,6 +146,10 @@ int mpp_lee_pair(mpp_lee *g, uint64_t seed, uint64_t instance, uint32_t j, mpp_e
  * g->label (cleared first). Returns the distance from a to b, or -1 when b
  * cannot be reached; adds its operations to c (may be NULL). */
 int64_t mpp_lee_expand(mpp_lee *g, uint32_t a, uint32_t b, mpp_app_counts *c);
+/* The neighbours of cell s on an N x N grid without wrap-around that
+ * exist, in the order left, right, up, down, into nb; returns their
+ * count (2 to 4). */
+int mpp_lee_neighbours(uint32_t N, uint32_t s, uint32_t nb[4]);
 /* After an expansion that reached b: the path from b back to a along
  * decreasing labels (at each cell the first neighbour in the order left,
  * right, up, down one label lower), written to path[0 .. len] (path[0] = b,

@@ -14,6 +14,7 @@ extern const mpp_workload_ops mpp_workload_optrace;
 extern const mpp_workload_ops mpp_workload_pingpong;
 extern const mpp_workload_ops mpp_workload_broadcast;
 extern const mpp_workload_ops mpp_workload_collective;
+extern const mpp_workload_ops mpp_workload_app;
 
 static const mpp_workload_ops *const all[] = {
     &mpp_workload_synthetic,
@@ -25,6 +26,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_pingpong,
     &mpp_workload_broadcast,
     &mpp_workload_collective,
+    &mpp_workload_app,
     NULL,
 };
 

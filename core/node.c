@@ -106,6 +106,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/vec.h"
+
 enum { PK_REQ = 1, PK_REPLY = 2, PK_DATA = 3, PK_AM = 4, PK_PUT = 5 };
 enum { ST_RUN = 0, ST_BLOCKED = 1, ST_DONE = 2 };
 enum { NOTIFY_SENT = 1, NOTIFY_RECVD = 2 };
@@ -154,10 +156,7 @@ typedef struct job {    /* packets to write */
                            processor's call that made it has ended) */
 } job;
 
-typedef struct vec {    /* growable uint32 vector */
-    uint32_t *v;
-    uint32_t n, cap;
-} vec;
+typedef mpp_u32vec vec;  /* growable uint32 vector (core/base/vec.h) */
 
 typedef struct ring {   /* receive FIFO: packet handles */
     uint32_t *h;
@@ -262,20 +261,6 @@ struct mpp_nodes {
 };
 
 /* --- small containers -------------------------------------------------------- */
-
-static bool vec_push(vec *v, uint32_t x)
-{
-    if (v->n == v->cap) {
-        uint32_t cap = v->cap ? v->cap * 2 : 8;
-        uint32_t *p = realloc(v->v, cap * sizeof *p);
-        if (!p)
-            return false;
-        v->v = p;
-        v->cap = cap;
-    }
-    v->v[v->n++] = x;
-    return true;
-}
 
 static void vec_remove_at(vec *v, uint32_t i)
 {
@@ -521,7 +506,7 @@ static uint32_t new_recv(mpp_nodes *ns, uint32_t n, uint32_t src, uint32_t tag, 
     r->done = 0;
     r->background = bg;
     r->notify = 0;
-    if (!vec_push(&ns->nodes[n].recvs, ns->npr))
+    if (!mpp_u32vec_push(&ns->nodes[n].recvs, ns->npr))
         ns->oom = true;
     return ns->npr++;
 }
@@ -580,7 +565,7 @@ static void first_contact(mpp_nodes *ns, uint32_t n, uint32_t mi)
             return;
         }
     }
-    if (!vec_push(&nd->pending, mi))
+    if (!mpp_u32vec_push(&nd->pending, mi))
         ns->oom = true;
 }
 
@@ -603,7 +588,7 @@ static void recv_complete(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t when)
 {
     msg *m = &ns->msgs[mi];
     m->delivered = when;
-    if (!vec_push(&ns->delivered, mi))
+    if (!mpp_u32vec_push(&ns->delivered, mi))
         ns->oom = true;
     node *nd = &ns->nodes[n];
     nd->recvs_any = true;
@@ -813,7 +798,7 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
         if (!m->data_queued) {
             /* the data may go now (an async REPLY handler writes it at once) */
             m->data_queued = 1;
-            if (!vec_push(&nd->data, mi))
+            if (!mpp_u32vec_push(&nd->data, mi))
                 ns->oom = true;
         }
         break;
@@ -882,7 +867,7 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
     ns->msgs[mi].data_queued = 1;
     ns->msgs[mi].unmatched = paradigm == MPP_PARADIGM_AM;
     nd->outstanding++;
-    if (!vec_push(&nd->data, mi))
+    if (!mpp_u32vec_push(&nd->data, mi))
         ns->oom = true;
     return 0;
 }
@@ -922,7 +907,7 @@ int mpp_node_reduce(mpp_node_ctx *ctx, uint64_t value, int op)
     mpp_nodes *ns = ctx->ns;
     node *nd = &ns->nodes[ctx->n];
     if (ns->dma || !ns->handler || nd->red != RED_NONE ||
-        (op != MPP_REDUCE_SUM && op != MPP_REDUCE_MAX))
+        (op != MPP_REDUCE_SUM && op != MPP_REDUCE_MAX && op != MPP_REDUCE_BARRIER))
         return -1;
     nd->red = RED_WAIT;
     nd->red_value = value;
@@ -994,7 +979,7 @@ int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
             ns->oom = true;
     } else {
         m->data_queued = 1;
-        if (!vec_push(&nd->data, mi))
+        if (!mpp_u32vec_push(&nd->data, mi))
             ns->oom = true;
     }
     return 0;
@@ -1253,7 +1238,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
                 ns->oom = true;
         } else {
             m->data_queued = 1;
-            if (!vec_push(&nd->data, mi))
+            if (!mpp_u32vec_push(&nd->data, mi))
                 ns->oom = true;
         }
         if (m->background) {
@@ -1380,12 +1365,14 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
                      "node %u: application reductions of one round with different operations",
                      n);
         ns->red_op = nd->red_op;
-        ns->red_acc = nd->red_op == MPP_REDUCE_MAX
-                          ? (nd->red_value > ns->red_acc ? nd->red_value : ns->red_acc)
-                          : ns->red_acc + nd->red_value;
+        if (nd->red_op == MPP_REDUCE_MAX)
+            ns->red_acc = nd->red_value > ns->red_acc ? nd->red_value : ns->red_acc;
+        else if (nd->red_op == MPP_REDUCE_SUM)
+            ns->red_acc += nd->red_value;
         nd->red = RED_IN;
         nd->red_epoch = ns->barrier_epoch;
-        control_enter(ns, net_ceil(ns, start), c->reduce_cycles);
+        control_enter(ns, net_ceil(ns, start),
+                      nd->red_op == MPP_REDUCE_BARRIER ? c->barrier_cycles : c->reduce_cycles);
     }
     if (nd->red == RED_IN && nd->red_epoch != ns->barrier_epoch && t >= ns->barrier_release) {
         nd->red = RED_NONE;

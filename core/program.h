@@ -74,7 +74,12 @@ int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const u
  * again and again without charging any work fails the run. */
 int mpp_node_yield(mpp_node_ctx *ctx);
 /* Operations of mpp_node_reduce. */
-typedef enum mpp_reduce_op { MPP_REDUCE_SUM = 0, MPP_REDUCE_MAX = 1 } mpp_reduce_op;
+typedef enum mpp_reduce_op {
+    MPP_REDUCE_SUM = 0,
+    MPP_REDUCE_MAX = 1,
+    MPP_REDUCE_BARRIER = 2 /* a barrier: released barrier_cycles after the last entry, not
+                              reduce_cycles; the result is 0 */
+} mpp_reduce_op;
 /* In a handler or start callback: take part in a control-network
  * reduction of `value` with op (a barrier when the value does not
  * matter). The processor enters once everything it has queued to write

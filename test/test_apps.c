@@ -16,6 +16,8 @@
 #include <math.h>
 
 #include "algorithms/apps.h"
+#include "core/config/experiment.h"
+#include "core/sim.h"
 #include "testutil.h"
 
 static void test_wolff(void)
@@ -88,17 +90,9 @@ static uint64_t open_region(mpp_lee *g)
     seen[g->src] = 1;
     g->queue[tail++] = g->src;
     while (head < tail) {
-        uint32_t s = g->queue[head++], x = s % N, y = s / N;
-        uint32_t nb[4], k = 0;
-        if (x)
-            nb[k++] = s - 1;
-        if (x + 1 < N)
-            nb[k++] = s + 1;
-        if (y)
-            nb[k++] = s - N;
-        if (y + 1 < N)
-            nb[k++] = s + N;
-        for (uint32_t d = 0; d < k; d++)
+        uint32_t s = g->queue[head++], nb[4];
+        int k = mpp_lee_neighbours(N, s, nb);
+        for (int d = 0; d < k; d++)
             if (!g->blocked[nb[d]] && !seen[nb[d]]) {
                 seen[nb[d]] = 1;
                 g->queue[tail++] = nb[d];
@@ -222,6 +216,65 @@ static void test_sequential(void)
           3 * c.sites + 5 * c.tests + 7 * c.randoms + 11 * c.queue_ops);
 }
 
+/* The `app` workload on a rows x cols mesh of the cm5 preset's node
+ * processors: its results (extra columns: time_ms, seq_ms, speedup,
+ * efficiency, mean_size, exp_cycles, ams_per_side, exact). */
+static int run_parallel(const char *app, uint32_t rows, uint32_t cols, uint32_t N, uint32_t w,
+                        const char *sync, mpp_sim_result *out)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "mppnet: 1\nmachine: cm5\nseed: 3\n"
+             "network: {topology: mesh, mesh: {rows: %u, cols: %u}, router: dor, "
+             "flow_control: wormhole}\n"
+             "workload: {type: app, app: %s, N: %u, w: %u, sync: %s, therm: 10, sweeps: 4, "
+             "instances: 3, fraction: 0.5}\n",
+             rows, cols, app, N, w, sync);
+    mpp_err err;
+    mpp_experiment *e = mpp_experiment_parse(text, "test", 0, NULL, &err);
+    CHECKF(e != NULL, "%s", err.msg);
+    if (!e)
+        return -1;
+    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
+    int rc = s ? mpp_sim_run(s, NULL, NULL, &err) : -1;
+    CHECKF(rc == 0, "%s P=%u w=%u: %s", app, rows * cols, w, err.msg);
+    if (s && rc == 0)
+        *out = *mpp_sim_result_get(s);
+    mpp_sim_destroy(s);
+    mpp_experiment_destroy(e);
+    return rc;
+}
+
+/* The parallel runs compute the sequential clusters and distances: P = 1,
+ * 2, 4, 8, stripes of width 2 (dividing N / P) and 3 (not), both
+ * synchronisations. */
+static void test_parallel(void)
+{
+    static const uint32_t shape[][2] = {{1, 1}, {1, 2}, {2, 2}, {2, 4}};
+    static const char *const apps[] = {"wolff", "lee"}, *const syncs[] = {"local", "global"};
+    unsigned runs = 0;
+    for (size_t a = 0; a < 2; a++)
+        for (size_t k = 0; k < 4; k++)
+            for (uint32_t w = 2; w <= 3; w++)
+                for (size_t y = 0; y < 2; y++) {
+                    mpp_sim_result r;
+                    if (run_parallel(apps[a], shape[k][0], shape[k][1], 32, w, syncs[y], &r))
+                        continue;
+                    runs++;
+                    uint32_t P = shape[k][0] * shape[k][1];
+                    CHECKF(r.extra[7].u == 1, "%s P=%u w=%u %s: not the sequential result",
+                           apps[a], P, w, syncs[y]);
+                    CHECKF(r.extra[0].d > 0 && r.extra[1].d > 0 && r.extra[4].d > 0,
+                           "%s P=%u: time %g, sequential %g, size %g", apps[a], P, r.extra[0].d,
+                           r.extra[1].d, r.extra[4].d);
+                    /* site messages only between processors */
+                    CHECK((P == 1) == (r.extra[6].d == 0));
+                }
+    printf("parallel: %u runs (wolff, lee; P 1 2 4 8; w 2 3; local, global) computed the "
+           "sequential results\n",
+           runs);
+}
+
 static void test_stripes(void)
 {
     mpp_err err;
@@ -240,6 +293,7 @@ int main(void)
     test_wolff();
     test_lee();
     test_sequential();
+    test_parallel();
     test_stripes();
     TEST_DONE();
 }

@@ -69,4 +69,29 @@ expect_bad bad_arg "app wolff: unexpected argument 'extra'" app wolff extra
 expect_bad bad_opt 'app lee' app lee --sweeps 3
 expect_bad too_blocked 'app lee: a 16x16 grid could be blocked only to 0\.[0-9]+ by routed nets' \
     app lee --N 16 --fraction 0.9
+
+# The parallel runs (workload app): a small one on the cm5 preset computes
+# the sequential clusters; bad configurations are errors before anything
+# is written.
+app_exp() {
+    printf 'mppnet: 1\nmachine: cm5\nname: %s\nworkload: {type: app, app: %s, N: %s, w: %s, therm: 5, sweeps: 2%s}\n' "$@"
+}
+app_exp ok wolff 64 2 '' >"$T/ok.yaml"
+expect_status par 0 "$T" run ok.yaml -q -o par || finish
+python3 - "$T/par/results.csv" <<'PY' || fail "app run: $(cat "$T/par/results.csv")"
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 1 and r[0]["exact"] == "1" and float(r[0]["speedup"]) > 1, r
+PY
+pass "workload app: the sequential clusters on 32 processors"
+app_exp w0 wolff 64 0 '' >"$T/bad_w0.yaml"
+expect_bad bad_w0 "workload.w': expected an integer between 1 and" run exp.yaml
+app_exp wide wolff 64 5 '' >"$T/bad_wide.yaml"
+expect_bad bad_wide 'stripe width w = 5 gives 13 stripes of N = 64 columns, fewer than the 32 processors' run exp.yaml
+app_exp few lee 16 1 '' >"$T/bad_few.yaml"
+expect_bad bad_few '32 processors for N = 16 columns' run exp.yaml
+app_exp scheme wolff 64 2 ', scheme: am_c_o' >"$T/bad_scheme.yaml"
+expect_bad bad_scheme "workload.scheme': expected one of am_nc_o" run exp.yaml
+app_exp frac lee 64 2 ', fraction: 0.95' >"$T/bad_frac_run.yaml"
+expect_bad bad_frac_run "workload.fraction': expected a number between 0 and 0.9" run exp.yaml
 finish
