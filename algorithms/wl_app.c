@@ -39,8 +39,8 @@
  * Exactness: a Wolff bond is a function of (seed, sweep, bond), so the
  * parallel cluster is the sequential one; the workload runs the sequential
  * algorithm beside it (same seed) and reports both lattices' hash
- * (`checksum`, `seq_checksum`: equal when they agree) and the sequential
- * time on one node (`seq_ms`).
+ * and whether they agree (`exact`), and the sequential time on one node
+ * (`seq_ms`).
  *
  * Invariants: a processor is in at most one cycle's expansion; counts of
  * site messages received for a parity never exceed what was announced;
@@ -149,6 +149,7 @@ typedef struct app {
     uint32_t run, runs;
     uint64_t run_start;      /* network cycle the current run started */
     uint64_t total_cycles;   /* expansion cycles of the finished runs (the deepest) */
+    double sum_t, sum_t2;    /* the finished runs' times (network cycles), and squares */
     uint64_t sum_size;       /* cluster sizes or distances */
     uint64_t lattice_hash;   /* of the finished runs */
     /* the sequential reference */
@@ -421,6 +422,9 @@ static void try_sync(app *a, mpp_node_ctx *ctx, proc *q, uint32_t n)
 static void end_run(app *a, mpp_node_ctx *ctx, uint32_t deepest)
 {
     uint64_t now = mpp_node_now(ctx);
+    double t = (double)(now - a->run_start);
+    a->sum_t += t;
+    a->sum_t2 += t * t;
     a->total_cycles += deepest;
     if (a->c.app == APP_WOLFF) {
         a->sum_size += a->size;
@@ -752,6 +756,11 @@ static void app_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
     r->extra[5].d = (double)a->total_cycles / runs;
     r->extra[6].d = a->total_cycles ? (double)ams / a->P / (double)a->total_cycles / 2 : 0;
     r->extra[7].u = a->run == a->runs && a->lattice_hash == a->seq_hash;
+    /* the standard error of the mean time: the runs' spread / sqrt(runs) */
+    double var = a->run > 1 ? (a->sum_t2 - a->sum_t * a->sum_t / runs) / (runs - 1) : 0;
+    r->extra[8].d = a->run > 1 && a->net_mhz > 0
+                        ? sqrt(var > 0 ? var : 0) / sqrt(runs) / a->net_mhz / 1000.0
+                        : NAN;
 }
 
 static const mpp_result_column app_columns[] = {
@@ -765,6 +774,7 @@ static const mpp_result_column app_columns[] = {
      "site active messages a processor sends a cycle to each side (mean)"},
     {"exact", MPP_F_U64, "1 when the parallel runs computed the sequential clusters (lattice) or "
                          "distances"},
+    {"time_se_ms", MPP_F_DOUBLE, "the standard error of time_ms over the runs (empty with one)"},
 };
 
 static const mpp_summary_col app_summary[] = {

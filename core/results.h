@@ -23,7 +23,7 @@ typedef union mpp_value {
 } mpp_value;
 
 /* The most extra columns one workload may declare. */
-#define MPP_RESULT_EXTRA 8
+#define MPP_RESULT_EXTRA 10
 
 /* Aggregate results of a run. Everything but wall_seconds is a pure
  * function of the configuration. Latencies in cycles. */

@@ -218,7 +218,7 @@ static void test_sequential(void)
 
 /* The `app` workload on a rows x cols mesh of the cm5 preset's node
  * processors: its results (extra columns: time_ms, seq_ms, speedup,
- * efficiency, mean_size, exp_cycles, ams_per_side, exact). */
+ * efficiency, mean_size, exp_cycles, ams_per_side, exact, time_se_ms). */
 static int run_parallel(const char *app, uint32_t rows, uint32_t cols, uint32_t N, uint32_t w,
                         const char *sync, mpp_sim_result *out)
 {
@@ -269,6 +269,10 @@ static void test_parallel(void)
                            r.extra[1].d, r.extra[4].d);
                     /* site messages only between processors */
                     CHECK((P == 1) == (r.extra[6].d == 0));
+                    /* the standard error of the mean time over 4 sweeps
+                     * or 3 instances */
+                    CHECKF(r.extra[8].d >= 0 && r.extra[8].d < r.extra[0].d, "se %g of %g",
+                           r.extra[8].d, r.extra[0].d);
                 }
     printf("parallel: %u runs (wolff, lee; P 1 2 4 8; w 2 3; local, global) computed the "
            "sequential results\n",

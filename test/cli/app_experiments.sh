@@ -1,5 +1,5 @@
 # test/cli/app_experiments.sh — the experiments of experiments/apps
-# (wolff.yaml, lee.yaml) in small: each checks with its full number of
+# (wolff.yaml, lee.yaml, sync.yaml) in small: each checks with its full number of
 # runs, then runs end to end on a 64 x 64 lattice with a few sweeps or
 # instances (the full runs are in docs/apps.md, "Experiments"), one
 # results.csv row per run; every run computes the sequential clusters or
@@ -15,7 +15,10 @@ run_shrunk "$SRCDIR/experiments/apps/wolff.yaml" wolff 33 3 \
 run_shrunk "$SRCDIR/experiments/apps/lee.yaml" lee 66 4 \
     'sweep.network.cm5-fattree.nodes+workload.N+workload.w=[[16,64,1],[16,64,4]];workload.instances=2' &&
     pass "apps/lee.yaml in small"
-for b in wolff lee; do
+run_shrunk "$SRCDIR/experiments/apps/sync.yaml" sync 8 8 \
+    'workload.N=64;workload.therm=5;workload.sweeps=2;workload.instances=2' &&
+    pass "apps/sync.yaml in small"
+for b in wolff lee sync; do
     csv=$T/$b/results.csv
     [ -f "$csv" ] || continue
     python3 - "$csv" <<'PY' || fail "$b: $(cat "$csv")"
@@ -28,7 +31,8 @@ for r in rows:
 PY
     python3 "$SRCDIR/scripts/bcast_report.py" "$csv" --by workload.w --value time_ms >"$T/$b.md" ||
         fail "$b: bcast_report.py failed"
-    grep -q '| nodes | N |' "$T/$b.md" || fail "$b: no table of widths: $(cat "$T/$b.md")"
+    [ "$b" = sync ] || grep -q '| nodes | N |' "$T/$b.md" ||
+        fail "$b: no table of widths: $(cat "$T/$b.md")"
 done
 pass "apps experiments: exact, a table of widths"
 finish
