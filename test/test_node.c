@@ -122,6 +122,23 @@ static void test_am(void)
     free(t);
 }
 
+/* Run programs prog on machine c with the application callbacks (handler,
+ * start, ud): the run's status, err set when it failed (-1 when the
+ * simulation could not be built). */
+static int run_app(mpp_sim_config *c, mpp_program *prog, mpp_am_handler handler,
+                   mpp_app_start start, void *ud, mpp_err *err)
+{
+    test_use_programs(c, prog);
+    mpp_sim *s = mpp_sim_create(c, err);
+    CHECKF(s != NULL, "%s", err->msg);
+    if (!s)
+        return -1;
+    mpp_sim_handlers(s, handler, start, ud);
+    int rc = mpp_sim_run(s, NULL, NULL, err);
+    mpp_sim_destroy(s);
+    return rc;
+}
+
 /* Active messages that carry argument words (mpp_node_send_am_args): an
  * application on nodes 0 and 5; node 0 sends five, with 0 .. 4 words. */
 typedef struct args_app {
@@ -171,15 +188,9 @@ static void test_am_args(void)
         mpp_op app = {.code = MPP_OP_APP};
         prog[0] = (mpp_program){&app, 1};
         prog[5] = (mpp_program){&app, 1};
-        test_use_programs(&c, prog);
         mpp_err err;
-        mpp_sim *s = mpp_sim_create(&c, &err);
-        CHECKF(s != NULL, "%s", err.msg);
-        if (!s)
-            return;
         args_app a = {.want = words + 1};
-        mpp_sim_handlers(s, args_handler, args_start, &a);
-        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        int rc = run_app(&c, prog, args_handler, args_start, &a, &err);
         CHECKF(rc == 0, "%s", rc ? err.msg : "");
         for (uint32_t k = 0; k <= MPP_AM_MAX_ARGS; k++)
             CHECKF(a.rc[k] == (k <= words ? 0 : -1), "%u words a packet, %u arguments: %d", words,
@@ -191,7 +202,6 @@ static void test_am_args(void)
             for (uint32_t i = 0; i < k; i++)
                 CHECK(a.args[k][i] == 100 * k + i);
         }
-        mpp_sim_destroy(s);
     }
 }
 
@@ -248,19 +258,12 @@ static void test_app_reduce(void)
         for (int k = 0; k < 4; k++)
             prog[k] = (mpp_program){&app, 1};
         prog[6] = (mpp_program){&reduce, 1};
-        test_use_programs(&c, prog);
         mpp_err err;
-        mpp_sim *s = mpp_sim_create(&c, &err);
-        CHECKF(s != NULL, "%s", err.msg);
-        if (!s)
-            return;
         red_app a = {.mixed = mixed};
-        mpp_sim_handlers(s, red_handler, red_start, &a);
-        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        int rc = run_app(&c, prog, red_handler, red_start, &a, &err);
         if (mixed) {
             CHECKF(rc != 0 && strstr(err.msg, "different operations"), "mixed: %d %s", rc,
                    err.msg);
-            mpp_sim_destroy(s);
             continue;
         }
         CHECKF(rc == 0, "%s", rc ? err.msg : "");
@@ -280,7 +283,6 @@ static void test_app_reduce(void)
             }
         }
         CHECK(a.at[3][0] == 440 && a.at[3][1] == 880 && a.at[3][2] == 1320);
-        mpp_sim_destroy(s);
     }
 }
 
@@ -346,15 +348,9 @@ static void test_yield(void)
         mpp_op app = {.code = MPP_OP_APP};
         prog[0] = (mpp_program){&app, 1};
         prog[1] = (mpp_program){&app, 1};
-        test_use_programs(&c, prog);
         mpp_err err;
-        mpp_sim *s = mpp_sim_create(&c, &err);
-        CHECKF(s != NULL, "%s", err.msg);
-        if (!s)
-            return;
         yield_app a = {.spin = spin};
-        mpp_sim_handlers(s, yield_handler, yield_start, &a);
-        int rc = mpp_sim_run(s, NULL, NULL, &err);
+        int rc = run_app(&c, prog, yield_handler, yield_start, &a, &err);
         if (spin) {
             CHECKF(rc != 0 && strstr(err.msg, "yields again and again"), "spin: %d %s", rc,
                    err.msg);
@@ -371,7 +367,6 @@ static void test_yield(void)
             for (uint32_t u = 1; u < 5; u++)
                 CHECK(a.cont_at[u] == a.cont_at[u - 1] + 100);
         }
-        mpp_sim_destroy(s);
     }
 }
 
