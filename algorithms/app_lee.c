@@ -343,6 +343,7 @@ int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t inst
                        uint32_t pairs, mpp_app_seq *out, mpp_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->hash = MPP_APP_HASH0;
     if (pairs < 1 || pairs > MPP_LEE_MAX_PAIRS)
         return mpp_err_set(err, MPP_EINVAL, "pairs per instance must be 1 .. %u, not %u",
                            MPP_LEE_MAX_PAIRS, pairs);
@@ -358,6 +359,7 @@ int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t inst
             if (d < 0) /* every pair has a path (mpp_lee_generate) */
                 rc = mpp_err_set(err, MPP_EINVAL, "instance %u pair %u has no path", i, j);
             out->size += (uint64_t)d;
+            out->hash = mpp_app_hash_add(out->hash, (uint64_t)d);
             out->manhattan += g.M;
             out->runs++;
         }

@@ -139,6 +139,14 @@ uint32_t mpp_wolff_component(const mpp_wolff *w, uint64_t t, uint8_t *mark, uint
     return size;
 }
 
+uint64_t mpp_wolff_hash(uint64_t h, const mpp_wolff *w)
+{
+    uint64_t n = (uint64_t)w->N * w->N;
+    for (uint64_t s = 0; s < n; s++)
+        h = mpp_app_hash_add(h, (uint64_t)(w->spin[s] > 0));
+    return h;
+}
+
 int mpp_wolff_sequential(uint32_t N, double beta, uint64_t seed, uint32_t therm, uint32_t sweeps,
                          mpp_app_seq *out, mpp_err *err)
 {
@@ -152,6 +160,7 @@ int mpp_wolff_sequential(uint32_t N, double beta, uint64_t seed, uint32_t therm,
     for (uint32_t t = therm; t - therm < sweeps; t++)
         out->size += mpp_wolff_sweep(&w, t, &out->counts);
     out->runs = sweeps;
+    out->hash = mpp_wolff_hash(MPP_APP_HASH0, &w);
     mpp_wolff_free(&w);
     return 0;
 }

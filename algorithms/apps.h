@@ -89,6 +89,8 @@ bool mpp_wolff_bond(const mpp_wolff *w, uint64_t t, uint64_t b);
 /* The four neighbours of site s on an N x N wrapped lattice (left, right,
  * up, down) and the bonds to them. */
 void mpp_wolff_neighbours(uint32_t N, uint32_t s, uint32_t nb[4], uint64_t bond[4]);
+/* h with the lattice's spins added (mpp_app_hash_add: 1 up, 0 down). */
+uint64_t mpp_wolff_hash(uint64_t h, const mpp_wolff *w);
 /* The site sweep t grows its cluster from. */
 uint32_t mpp_wolff_start(const mpp_wolff *w, uint64_t t);
 /* Sweep t: grow the cluster from mpp_wolff_start by the ants-in-the-
@@ -159,7 +161,23 @@ uint32_t mpp_lee_path(const mpp_lee *g, uint32_t a, uint32_t b, uint32_t *path);
 /* ------------------------------------------------------------------------
  * Sequential (one-processor) runs: what the applications compute and the
  * operations they count, summed over the measured sweeps or instances. */
+/* What a run computed, as a hash: FNV-1a over 64-bit values
+ * (mpp_app_hash_add, from MPP_APP_HASH0): Wolff the lattice's spins after
+ * the last sweep (1 up, 0 down, site by site: mpp_wolff_hash), Lee every
+ * expansion's distance in order. A parallel run that computes the same
+ * gives the same hash. */
+#define MPP_APP_HASH0 1469598103934665603ull
+static inline uint64_t mpp_app_hash_add(uint64_t h, uint64_t x)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (x >> (8 * i)) & 0xff;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 typedef struct mpp_app_seq {
+    uint64_t hash;          /* what it computed (above) */
     uint32_t runs;          /* measured sweeps (Wolff) or instances (Lee) */
     uint64_t size;          /* Wolff: cluster sites; Lee: path lengths (summed) */
     uint64_t manhattan;     /* Lee: the sources' Manhattan distances M (summed) */

@@ -170,24 +170,6 @@ static int nbr_index(const proc *q, uint32_t node)
     return -1;
 }
 
-static uint64_t fnv(uint64_t h, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) {
-        h ^= (x >> (8 * i)) & 0xff;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-/* The lattice's hash after a Wolff run: its spins. */
-static uint64_t spins_hash(uint64_t h, const mpp_wolff *w)
-{
-    uint64_t n = (uint64_t)w->N * w->N;
-    for (uint64_t s = 0; s < n; s++)
-        h = fnv(h, (uint64_t)(w->spin[s] > 0));
-    return h;
-}
-
 static void fail(app *a, mpp_node_ctx *ctx, const char *why)
 {
     a->failed = true;
@@ -437,7 +419,7 @@ static void end_run(app *a, mpp_node_ctx *ctx, uint32_t deepest)
         a->size = 0;
     } else {
         a->sum_size += a->lee.label[a->lee.dst] - 1;
-        a->lattice_hash = fnv(a->lattice_hash, a->lee.label[a->lee.dst] - 1);
+        a->lattice_hash = mpp_app_hash_add(a->lattice_hash, a->lee.label[a->lee.dst] - 1);
         mpp_lee_free(&a->lee);
         a->found = false;
     }
@@ -446,7 +428,7 @@ static void end_run(app *a, mpp_node_ctx *ctx, uint32_t deepest)
     a->run_start = now;
     if (a->run == a->runs) {
         if (a->c.app == APP_WOLFF)
-            a->lattice_hash = spins_hash(a->lattice_hash, &a->wolff);
+            a->lattice_hash = mpp_wolff_hash(a->lattice_hash, &a->wolff);
         return;
     }
     if (a->c.app == APP_WOLFF) {
@@ -647,32 +629,17 @@ static int lee_prepare(app *a, mpp_err *err)
  * compute model's time) and the hash the parallel run must reproduce. */
 static int sequential(app *a, mpp_err *err)
 {
-    mpp_app_counts k = {0};
-    uint64_t h = 1469598103934665603ull;
-    if (a->c.app == APP_WOLFF) {
-        mpp_wolff w;
-        int rc = mpp_wolff_init(&w, a->N, MPP_WOLFF_BETA_C, a->seed, err);
-        if (rc)
-            return rc;
-        for (uint32_t t = 0; t < a->c.therm; t++)
-            mpp_wolff_sweep(&w, t, NULL);
-        for (uint32_t t = 0; t < a->c.sweeps; t++)
-            mpp_wolff_sweep(&w, a->c.therm + t, &k);
-        h = spins_hash(h, &w);
-        mpp_wolff_free(&w);
-    } else {
-        for (uint32_t i = 0; i < a->c.instances; i++) {
-            mpp_lee g;
-            int rc = mpp_lee_generate(&g, a->N, a->c.fraction, a->seed, i, err);
-            if (rc)
-                return rc;
-            int64_t d = mpp_lee_expand(&g, g.src, g.dst, &k);
-            mpp_lee_free(&g);
-            h = fnv(h, (uint64_t)d);
-        }
-    }
-    a->seq_hash = h;
-    a->seq_ms = (double)mpp_app_work_cycles(&k, &a->k) / a->runs / (a->cpu_mhz * 1000.0);
+    mpp_app_seq seq;
+    int rc = a->c.app == APP_WOLFF
+                 ? mpp_wolff_sequential(a->N, MPP_WOLFF_BETA_C, a->seed, a->c.therm,
+                                        a->c.sweeps, &seq, err)
+                 : mpp_lee_sequential(a->N, a->c.fraction, a->seed, a->c.instances, 1, &seq,
+                                      err);
+    if (rc)
+        return rc;
+    a->seq_hash = seq.hash;
+    a->seq_ms =
+        (double)mpp_app_work_cycles(&seq.counts, &a->k) / a->runs / (a->cpu_mhz * 1000.0);
     return 0;
 }
 
@@ -709,7 +676,7 @@ static int app_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     a->cpu_mhz = sc->node.cpu_mhz;
     a->net_mhz = sc->net.net_mhz;
     a->runs = c->app == APP_WOLFF ? c->sweeps : c->instances;
-    a->lattice_hash = 1469598103934665603ull;
+    a->lattice_hash = MPP_APP_HASH0;
     a->p = calloc(P, sizeof *a->p);
     if (!a->p)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
