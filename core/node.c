@@ -132,6 +132,7 @@ typedef struct msg {
     uint8_t notify;     /* NOTIFY_*: the application hears of its end (mpp_node_send_msg,
                            mpp_node_post_recv) */
     uint8_t nargs;      /* an active message's argument words (mpp_node_send_am_args) */
+    uint8_t strata;     /* written by Strata's send (mpp_node_send_strata) */
     uint32_t args[MPP_AM_MAX_ARGS];
     uint32_t written, received;
     uint32_t recv;      /* matched posted receive at dst, or NONE */
@@ -893,6 +894,16 @@ int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const u
     return rc;
 }
 
+int mpp_node_send_strata(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
+                         uint32_t nargs)
+{
+    uint32_t mi = ctx->ns->nmsgs;
+    int rc = mpp_node_send_am_args(ctx, dst, tag, args, nargs);
+    if (rc == 0 && ctx->ns->nmsgs > mi)
+        ctx->ns->msgs[mi].strata = 1;
+    return rc;
+}
+
 int mpp_node_yield(mpp_node_ctx *ctx)
 {
     mpp_nodes *ns = ctx->ns;
@@ -1266,9 +1277,11 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         return c->recv_msg_cycles;
     }
     case MPP_OP_WAIT:
-    case MPP_OP_POLL:
         nd->op_active = true;
         return 0;
+    case MPP_OP_POLL:
+        nd->op_active = true;
+        return c->poll_call_cycles;
     case MPP_OP_COMPUTE:
         nd->pc++;
         return op->bytes;
@@ -1419,7 +1432,8 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
     }
     if (can_write) {
         msg *m = &ns->msgs[mi];
-        uint64_t cost = c->send_packet_cycles;
+        uint64_t cost = m->strata && c->strata_send_cycles ? c->strata_send_cycles
+                                                           : c->send_packet_cycles;
         uint8_t kind = data_kind(m);
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, 0, mi);

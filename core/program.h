@@ -65,6 +65,13 @@ int mpp_node_send_am(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag);
  * not exist or the words do not fit. */
 int mpp_node_send_am_args(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
                           uint32_t nargs);
+/* In a handler or start callback: an active message as
+ * mpp_node_send_am_args written by the Strata library's send: it costs
+ * strata_send_cycles (the poll Strata's send always does included) instead
+ * of send_packet_cycles; the caller polls after it (mpp_node_yield), as
+ * Strata's send does. Returns as mpp_node_send_am_args. */
+int mpp_node_send_strata(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const uint32_t *args,
+                         uint32_t nargs);
 /* In a handler or start callback: a poll point. Once every packet queued
  * so far is written and no packet is waiting in the receive FIFOs (those
  * waiting are read first, their handlers run), the handler runs with tag

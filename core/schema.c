@@ -98,6 +98,12 @@ static const mpp_param node_params[] = {
      "CPU cycles of a phase mark (MARK): a phased schedule's bookkeeping per phase"},
     {"poll_cycles", MPP_PT_U32, NODE(poll_cycles), "5", 0, 1e9, NULL,
      "CPU cycles of a poll that finds a packet"},
+    {"poll_call_cycles", MPP_PT_U32, NODE(poll_call_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles of an explicit poll call, whatever it finds (a POLL operation; an "
+     "application's CMAML poll): the interfaces' status read and the call"},
+    {"strata_send_cycles", MPP_PT_U32, NODE(strata_send_cycles), "0", 0, 1e9, NULL,
+     "CPU cycles to write a Strata active message (mpp_node_send_strata), the poll its send "
+     "always does included; 0: send_packet_cycles"},
     {"interrupt_cycles", MPP_PT_U32, NODE(interrupt_cycles), "100", 0, 1e9, NULL,
      "CPU cycles to enter and leave an interrupt handler"},
     {"handler_cycles", MPP_PT_U32, NODE(handler_cycles), "20", 0, 1e9, NULL,

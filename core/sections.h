@@ -98,6 +98,10 @@ typedef struct mpp_node_config {
     uint32_t recv_done_cycles;      /* completing a CMMD receive after its last packet */
     uint32_t phase_cycles;          /* a phase mark: a phased schedule's per-phase bookkeeping */
     uint32_t poll_cycles;           /* a poll that finds a packet */
+    uint32_t poll_call_cycles;      /* an explicit poll call, whatever it finds (POLL; the
+                                       applications' CMAML polls) */
+    uint32_t strata_send_cycles;    /* writing a Strata active message, its poll included
+                                       (0: send_packet_cycles) */
     uint32_t interrupt_cycles;      /* entering and leaving an interrupt handler */
     uint32_t handler_cycles;        /* an active-message / completion handler */
     uint64_t barrier_cycles;        /* control network: last entry to release */
