@@ -339,6 +339,18 @@ int mpp_lee_generate(mpp_lee *g, uint32_t N, double fraction, uint64_t seed, uin
     return rc;
 }
 
+int mpp_lee_sequential_add(mpp_lee *g, mpp_app_seq *out, mpp_err *err)
+{
+    int64_t d = mpp_lee_expand(g, g->src, g->dst, &out->counts);
+    if (d < 0) /* every pair has a path (mpp_lee_generate) */
+        return mpp_err_set(err, MPP_EINVAL, "a Lee instance has no path from its source");
+    out->size += (uint64_t)d;
+    out->hash = mpp_app_hash_add(out->hash, (uint64_t)d);
+    out->manhattan += g->M;
+    out->runs++;
+    return 0;
+}
+
 int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t instances,
                        uint32_t pairs, mpp_app_seq *out, mpp_err *err)
 {
@@ -353,15 +365,8 @@ int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t inst
         for (uint32_t j = 0; j < pairs && !rc; j++) {
             if (j)
                 rc = mpp_lee_pair(&g, seed, i, j, err);
-            if (rc)
-                break;
-            int64_t d = mpp_lee_expand(&g, g.src, g.dst, &out->counts);
-            if (d < 0) /* every pair has a path (mpp_lee_generate) */
-                rc = mpp_err_set(err, MPP_EINVAL, "instance %u pair %u has no path", i, j);
-            out->size += (uint64_t)d;
-            out->hash = mpp_app_hash_add(out->hash, (uint64_t)d);
-            out->manhattan += g.M;
-            out->runs++;
+            if (!rc)
+                rc = mpp_lee_sequential_add(&g, out, err);
         }
         mpp_lee_free(&g);
         if (rc)

@@ -194,6 +194,11 @@ int mpp_wolff_sequential(uint32_t N, double beta, uint64_t seed, uint32_t therm,
  * pairs). MPP_EINVAL, MPP_ENOMEM. */
 int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t instances,
                        uint32_t pairs, mpp_app_seq *out, mpp_err *err);
+/* One expansion of mpp_lee_sequential: g's source to its destination,
+ * added to out (g's labels are left as the expansion wrote them; out
+ * starts zeroed with hash MPP_APP_HASH0). MPP_EINVAL when there is no
+ * path. */
+int mpp_lee_sequential_add(mpp_lee *g, mpp_app_seq *out, mpp_err *err);
 
 /* ------------------------------------------------------------------------
  * Column stripes: columns cut into stripes of w columns (the last may be

@@ -219,17 +219,17 @@ static void test_sequential(void)
 /* The `app` workload on a rows x cols mesh of the cm5 preset's node
  * processors: its results (extra columns: time_ms, seq_ms, speedup,
  * efficiency, mean_size, exp_cycles, ams_per_side, exact, time_se_ms). */
-static int run_parallel(const char *app, uint32_t rows, uint32_t cols, uint32_t N, uint32_t w,
-                        const char *sync, mpp_sim_result *out)
+static int run_parallel(const char *app, const char *scheme, uint32_t rows, uint32_t cols,
+                        uint32_t N, uint32_t w, const char *sync, mpp_sim_result *out)
 {
     char text[1024];
     snprintf(text, sizeof text,
              "mppnet: 1\nmachine: cm5\nseed: 3\n"
              "network: {topology: mesh, mesh: {rows: %u, cols: %u}, router: dor, "
              "flow_control: wormhole}\n"
-             "workload: {type: app, app: %s, N: %u, w: %u, sync: %s, therm: 10, sweeps: 4, "
-             "instances: 3, fraction: 0.5}\n",
-             rows, cols, app, N, w, sync);
+             "workload: {type: app, app: %s, scheme: %s, N: %u, w: %u, sync: %s, therm: 10, "
+             "sweeps: 4, instances: 3, fraction: 0.5}\n",
+             rows, cols, app, scheme, N, w, sync);
     mpp_err err;
     mpp_experiment *e = mpp_experiment_parse(text, "test", 0, NULL, &err);
     CHECKF(e != NULL, "%s", err.msg);
@@ -237,7 +237,7 @@ static int run_parallel(const char *app, uint32_t rows, uint32_t cols, uint32_t 
         return -1;
     mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
     int rc = s ? mpp_sim_run(s, NULL, NULL, &err) : -1;
-    CHECKF(rc == 0, "%s P=%u w=%u: %s", app, rows * cols, w, err.msg);
+    CHECKF(rc == 0, "%s %s P=%u w=%u: %s", app, scheme, rows * cols, w, err.msg);
     if (s && rc == 0)
         *out = *mpp_sim_result_get(s);
     mpp_sim_destroy(s);
@@ -245,37 +245,45 @@ static int run_parallel(const char *app, uint32_t rows, uint32_t cols, uint32_t 
     return rc;
 }
 
-/* The parallel runs compute the sequential clusters and distances: P = 1,
- * 2, 4, 8, stripes of width 2 (dividing N / P) and 3 (not), both
- * synchronisations. */
+/* The parallel runs compute the sequential clusters and distances under
+ * every scheme: P = 1, 2, 4, 8, stripes of width 2 (dividing N / P) and 3
+ * (not), both synchronisations of the not coalesced schemes. */
 static void test_parallel(void)
 {
     static const uint32_t shape[][2] = {{1, 1}, {1, 2}, {2, 2}, {2, 4}};
-    static const char *const apps[] = {"wolff", "lee"}, *const syncs[] = {"local", "global"};
+    static const char *const apps[] = {"wolff", "lee"};
+    static const struct {
+        const char *scheme, *sync;
+    } variants[] = {{"am_nc_o", "local"},  {"am_nc_o", "global"}, {"st_nc_o", "local"},
+                    {"st_nc_o", "global"}, {"ssr_c_no", "auto"},  {"amp_c_no", "auto"},
+                    {"asr_c_o", "auto"}};
     unsigned runs = 0;
     for (size_t a = 0; a < 2; a++)
-        for (size_t k = 0; k < 4; k++)
-            for (uint32_t w = 2; w <= 3; w++)
-                for (size_t y = 0; y < 2; y++) {
+        for (size_t v = 0; v < MPP_COUNTOF(variants); v++)
+            for (size_t k = 0; k < 4; k++)
+                for (uint32_t w = 2; w <= 3; w++) {
                     mpp_sim_result r;
-                    if (run_parallel(apps[a], shape[k][0], shape[k][1], 32, w, syncs[y], &r))
+                    const char *sch = variants[v].scheme;
+                    if (run_parallel(apps[a], sch, shape[k][0], shape[k][1], 32, w,
+                                     variants[v].sync, &r))
                         continue;
                     runs++;
                     uint32_t P = shape[k][0] * shape[k][1];
-                    CHECKF(r.extra[7].u == 1, "%s P=%u w=%u %s: not the sequential result",
-                           apps[a], P, w, syncs[y]);
+                    CHECKF(r.extra[7].u == 1, "%s %s P=%u w=%u %s: not the sequential result",
+                           apps[a], sch, P, w, variants[v].sync);
                     CHECKF(r.extra[0].d > 0 && r.extra[1].d > 0 && r.extra[4].d > 0,
-                           "%s P=%u: time %g, sequential %g, size %g", apps[a], P, r.extra[0].d,
-                           r.extra[1].d, r.extra[4].d);
+                           "%s %s P=%u: time %g, sequential %g, size %g", apps[a], sch, P,
+                           r.extra[0].d, r.extra[1].d, r.extra[4].d);
                     /* site messages only between processors */
-                    CHECK((P == 1) == (r.extra[6].d == 0));
+                    CHECKF((P == 1) == (r.extra[6].d == 0), "%s %s P=%u: %g messages a side",
+                           apps[a], sch, P, r.extra[6].d);
                     /* the standard error of the mean time over 4 sweeps
                      * or 3 instances */
                     CHECKF(r.extra[8].d >= 0 && r.extra[8].d < r.extra[0].d, "se %g of %g",
                            r.extra[8].d, r.extra[0].d);
                 }
-    printf("parallel: %u runs (wolff, lee; P 1 2 4 8; w 2 3; local, global) computed the "
-           "sequential results\n",
+    printf("parallel: %u runs (wolff, lee; 5 schemes, am/st local and global; P 1 2 4 8; "
+           "w 2 3) computed the sequential results\n",
            runs);
 }
 

@@ -3,16 +3,16 @@
 # runs, then runs end to end on a 64 x 64 lattice with a few sweeps or
 # instances (the full runs are in docs/apps.md, "Experiments"), one
 # results.csv row per run; every run computes the sequential clusters or
-# distances (exact = 1) with a positive speedup, and scripts/bcast_report.py
-# turns the times into the table of widths.
+# distances (exact = 1) under every scheme with a positive speedup, and
+# scripts/apps_report.py turns the times into the tables of best widths.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
 
-run_shrunk "$SRCDIR/experiments/apps/wolff.yaml" wolff 33 3 \
+run_shrunk "$SRCDIR/experiments/apps/wolff.yaml" wolff 165 15 \
     'sweep.network.cm5-fattree.nodes+workload.N+workload.w+workload.sweeps=[[16,64,1,2],[16,64,4,2],[32,64,2,2]];workload.therm=5' &&
     pass "apps/wolff.yaml in small"
-run_shrunk "$SRCDIR/experiments/apps/lee.yaml" lee 66 4 \
+run_shrunk "$SRCDIR/experiments/apps/lee.yaml" lee 330 20 \
     'sweep.network.cm5-fattree.nodes+workload.N+workload.w=[[16,64,1],[16,64,4]];workload.instances=2' &&
     pass "apps/lee.yaml in small"
 run_shrunk "$SRCDIR/experiments/apps/sync.yaml" sync 8 8 \
@@ -29,10 +29,18 @@ for r in rows:
     assert float(r["speedup"]) > 0 and float(r["time_ms"]) > 0, r
     assert float(r["ams_per_side"]) > 0 and float(r["exp_cycles"]) > 0, r
 PY
-    python3 "$SRCDIR/scripts/bcast_report.py" "$csv" --by workload.w --value time_ms >"$T/$b.md" ||
-        fail "$b: bcast_report.py failed"
-    [ "$b" = sync ] || grep -q '| nodes | N |' "$T/$b.md" ||
-        fail "$b: no table of widths: $(cat "$T/$b.md")"
+    [ "$b" = sync ] && continue
+    frac=
+    [ "$b" = lee ] && frac='--fraction 0.25'
+    # shellcheck disable=SC2086
+    python3 "$SRCDIR/scripts/apps_report.py" "$csv" $frac --widths >"$T/$b.md" 2>"$T/$b.err" ||
+        fail "$b: apps_report.py failed: $(cat "$T/$b.err")"
+    for s in AM-NC-O ST-NC-O SSR-C-NO AMP-C-NO ASR-C-O; do
+        grep -q "^$s: time by width" "$T/$b.md" || fail "$b: no widths of $s: $(cat "$T/$b.md")"
+    done
+    grep -q '^| 16 | 64 | ' "$T/$b.md" ||
+        fail "$b: no best-width row: $(cat "$T/$b.md")"
+    [ -s "$T/$b.err" ] && fail "$b: apps_report.py warned: $(cat "$T/$b.err")"
 done
-pass "apps experiments: exact, a table of widths"
+pass "apps experiments: exact under every scheme, tables of the best widths"
 finish
