@@ -27,8 +27,8 @@
  * cycles can be in flight: three buffers, by k mod 3), then tested: Lee's
  * labels stay exact distances.
  * st_nc_o (ST-NC-O): the same with Strata's sends (mpp_node_send_strata:
- * node.strata_send_cycles, and every send polls): no poll after a site
- * that sent nothing.
+ * node.strata_send_cycles), each of which polls for one waiting packet
+ * (mpp_node_poll): no poll after a site that sent nothing.
  *
  * The coalesced schemes put the remote sites of a cycle into one buffer
  * per neighbour processor and direction (leftward: the site is left of its
@@ -507,7 +507,12 @@ static void expand_next(app *a, mpp_node_ctx *ctx, proc *q, uint32_t n)
         expand(a, ctx, q, n, s);
         if (a->c.scheme == SCH_AM_NC_O)
             charge(ctx, a->poll_call);
-        if (a->c.scheme != SCH_ST_NC_O || q->ams != ams) {
+        if (a->c.scheme == SCH_ST_NC_O && q->ams != ams) {
+            /* each Strata send alternates with polling: reads one */
+            mpp_node_poll(ctx, (uint32_t)(q->ams - ams));
+            return;
+        }
+        if (a->c.scheme != SCH_ST_NC_O) {
             mpp_node_yield(ctx);
             return;
         }

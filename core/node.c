@@ -188,7 +188,9 @@ typedef struct node {
     uint32_t last_data[2]; /* message of the last DATA packet written [0] and read [1], or NONE */
     uint32_t rr;           /* queue_for: index in data of the message to offer first */
     bool app_done;         /* the application released MPP_OP_APP */
-    bool cont;             /* the application yielded (mpp_node_yield) */
+    bool cont;             /* the application yielded (mpp_node_yield, mpp_node_poll) */
+    uint32_t cont_reads;   /* packets it may still read before the continuation (a bounded
+                              poll, mpp_node_poll), or NONE: every packet waiting */
     uint32_t idle_conts;   /* continuations in a row that cost nothing */
     uint8_t red;           /* the application's reduction (mpp_node_reduce): RED_* */
     uint32_t red_epoch;    /* RED_IN: the control network's epoch it entered */
@@ -910,7 +912,16 @@ int mpp_node_yield(mpp_node_ctx *ctx)
     if (ns->dma || !ns->handler)
         return -1;
     ns->nodes[ctx->n].cont = true;
+    ns->nodes[ctx->n].cont_reads = NONE;
     return 0;
+}
+
+int mpp_node_poll(mpp_node_ctx *ctx, uint32_t max)
+{
+    int rc = mpp_node_yield(ctx);
+    if (rc == 0 && max)
+        ctx->ns->nodes[ctx->n].cont_reads = max;
+    return rc;
 }
 
 int mpp_node_reduce(mpp_node_ctx *ctx, uint64_t value, int op)
@@ -1442,11 +1453,16 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         nd->send_busy += cost;
         return cost + data_written(ns, n, mi, start + cost);
     }
-    if (can_read)
+    /* the application's continuation (mpp_node_yield, mpp_node_poll): its
+     * writes are out and no packet is waiting, or a bounded poll has read
+     * its share */
+    bool cont = nd->cont && !nd->ctrl_n && !nd->data.n && (h == NONE || nd->cont_reads == 0);
+    if (can_read && !cont) {
+        if (nd->cont && nd->cont_reads != NONE)
+            nd->cont_reads--;
         return read_packet(ns, n, cls, false, start);
-    /* the application's continuation (mpp_node_yield): its writes are out
-     * and no packet is waiting */
-    if (nd->cont && !nd->ctrl_n && !nd->data.n && h == NONE) {
+    }
+    if (cont) {
         nd->cont = false;
         mpp_node_ctx ctx = {ns, n, start, 0, 0, NULL};
         ns->handler(ns->handler_ud, &ctx, n, n, MPP_APP_CONTINUE, 0);

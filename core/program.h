@@ -80,6 +80,12 @@ int mpp_node_send_strata(mpp_node_ctx *ctx, uint32_t dst, uint32_t tag, const ui
  * there is no handler or the NIC is `dma`. An application that yields
  * again and again without charging any work fails the run. */
 int mpp_node_yield(mpp_node_ctx *ctx);
+/* In a handler or start callback: a bounded poll point: as mpp_node_yield,
+ * but the continuation runs once at most `max` of the packets waiting
+ * have been read (max = 0: all of them, mpp_node_yield). A send that
+ * alternates with polling (Strata's, the paper says) reads one. Returns
+ * as mpp_node_yield. */
+int mpp_node_poll(mpp_node_ctx *ctx, uint32_t max);
 /* Operations of mpp_node_reduce. */
 typedef enum mpp_reduce_op {
     MPP_REDUCE_SUM = 0,

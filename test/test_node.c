@@ -288,12 +288,19 @@ static void test_app_reduce(void)
 
 /* Poll points (mpp_node_yield): node 1 works in five units of 100 cycles
  * and yields after each; node 0 sends it three active messages at once;
- * each is read at the first poll point after it is in, between units. */
+ * each is read at the first poll point after it is in, between units. A
+ * bounded poll (mpp_node_poll(ctx, 1)) reads one a poll point. */
 typedef struct yield_app {
     uint32_t units, got, at_unit[4];
     uint64_t cont_at[8];
-    int spin; /* the application that only yields */
+    int spin;  /* the application that only yields */
+    int bound; /* node 1 polls with mpp_node_poll(ctx, 1) */
 } yield_app;
+
+static void yield_poll(yield_app *a, mpp_node_ctx *ctx)
+{
+    CHECK((a->bound ? mpp_node_poll(ctx, 1) : mpp_node_yield(ctx)) == 0);
+}
 
 static void yield_start(void *ud, mpp_node_ctx *ctx, uint32_t node)
 {
@@ -308,7 +315,7 @@ static void yield_start(void *ud, mpp_node_ctx *ctx, uint32_t node)
         mpp_node_app_done(ctx);
     } else {
         mpp_node_compute(ctx, 100);
-        CHECK(mpp_node_yield(ctx) == 0);
+        yield_poll(a, ctx);
     }
 }
 
@@ -336,12 +343,13 @@ static void yield_handler(void *ud, mpp_node_ctx *ctx, uint32_t node, uint32_t s
         return;
     }
     mpp_node_compute(ctx, 100);
-    mpp_node_yield(ctx);
+    yield_poll(a, ctx);
 }
 
 static void test_yield(void)
 {
-    for (int spin = 0; spin < 2; spin++) {
+    for (int mode = 0; mode < 3; mode++) {
+        int spin = mode == 1;
         mpp_sim_config c;
         machine(&c);
         mpp_program prog[16] = {{0}};
@@ -349,7 +357,7 @@ static void test_yield(void)
         prog[0] = (mpp_program){&app, 1};
         prog[1] = (mpp_program){&app, 1};
         mpp_err err;
-        yield_app a = {.spin = spin};
+        yield_app a = {.spin = spin, .bound = mode == 2};
         int rc = run_app(&c, prog, yield_handler, yield_start, &a, &err);
         if (spin) {
             CHECKF(rc != 0 && strstr(err.msg, "yields again and again"), "spin: %d %s", rc,
@@ -357,6 +365,15 @@ static void test_yield(void)
         } else {
             CHECKF(rc == 0, "%s", rc ? err.msg : "");
             CHECK(a.units == 5 && a.got == 3);
+            if (a.bound) {
+                /* one message a poll point: after units 1, 2 and 3 */
+                for (uint32_t i = 0; i < 3; i++)
+                    CHECKF(a.at_unit[i] == i, "bounded: message %u read after unit %u", i,
+                           a.at_unit[i]);
+                CHECKF(a.cont_at[0] == 100 + 19, "bounded: first continuation at %llu",
+                       (unsigned long long)a.cont_at[0]);
+                continue;
+            }
             /* the messages (written at 10, 20, 30, in by about 60) are read
              * at the first poll point, after the first unit, one after the
              * other (10 + 2 + 7 cycles each) before the second unit */
