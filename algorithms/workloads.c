@@ -12,6 +12,7 @@ extern const mpp_workload_ops mpp_workload_schedule;
 extern const mpp_workload_ops mpp_workload_msgtrace;
 extern const mpp_workload_ops mpp_workload_optrace;
 extern const mpp_workload_ops mpp_workload_pingpong;
+extern const mpp_workload_ops mpp_workload_shift;
 extern const mpp_workload_ops mpp_workload_broadcast;
 extern const mpp_workload_ops mpp_workload_collective;
 extern const mpp_workload_ops mpp_workload_app;
@@ -24,6 +25,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_msgtrace,
     &mpp_workload_optrace,
     &mpp_workload_pingpong,
+    &mpp_workload_shift,
     &mpp_workload_broadcast,
     &mpp_workload_collective,
     &mpp_workload_app,
