@@ -119,7 +119,7 @@ static const mpp_param app_params[] = {
     {"sync", MPP_PT_ENUM, offsetof(app_cfg, sync), "auto", 0, 0, sync_names,
      "am_nc_o and st_nc_o: synchronisation at the end of an expansion cycle: local (with the "
      "neighbour processors) or global (a barrier); auto: local for wolff, global for lee, as "
-     "published (the coalesced schemes synchronise as they communicate)"},
+     "published (the coalesced schemes synchronise as they communicate: auto only)"},
     {"delta", MPP_PT_U32, offsetof(app_cfg, delta), "0", 0, 1e9, NULL,
      "expansion cycles between the reductions that look for the end; 0: 0.1 x N/2 (wolff) "
      "or 0.2 M (lee), at least 1"},
@@ -1046,6 +1046,13 @@ static int app_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         mpp_err_prefix(err, "workload: app");
         return rc;
     }
+    bool coalesced = c->scheme == SCH_SSR_C_NO || c->scheme == SCH_AMP_C_NO ||
+                     c->scheme == SCH_ASR_C_O;
+    if (coalesced && c->sync != SYNC_AUTO)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "workload: app: sync: %s applies to the schemes am_nc_o and st_nc_o; "
+                           "%s synchronises as it communicates (leave sync: auto)",
+                           sync_names[c->sync], scheme_names[c->scheme]);
     if (sc->net.nic == MPP_NIC_DMA)
         return mpp_err_set(err, MPP_EINVAL, "workload: app runs on processors that poll "
                                             "(network.nic: model or ideal), not nic: dma");
@@ -1064,8 +1071,7 @@ static int app_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     a->N = c->N;
     a->seed = sc->run.seed;
     a->global = c->sync == SYNC_GLOBAL || (c->sync == SYNC_AUTO && c->app == APP_LEE);
-    a->coalesced = c->scheme == SCH_SSR_C_NO || c->scheme == SCH_AMP_C_NO ||
-                   c->scheme == SCH_ASR_C_O;
+    a->coalesced = coalesced;
     a->poll_call = sc->node.poll_call_cycles;
     a->sendrecv = sc->node.sendrecv_cycles;
     a->k = (mpp_app_costs){sc->node.app_site_cycles, sc->node.app_test_cycles,

@@ -92,6 +92,8 @@ app_exp few lee 16 1 '' >"$T/bad_few.yaml"
 expect_bad bad_few '32 processors for N = 16 columns' run exp.yaml
 app_exp scheme wolff 64 2 ', scheme: am_c_o' >"$T/bad_scheme.yaml"
 expect_bad bad_scheme "workload.scheme': expected one of am_nc_o, st_nc_o, ssr_c_no, amp_c_no, asr_c_o" run exp.yaml
+app_exp ssrsync wolff 64 2 ', scheme: ssr_c_no, sync: local' >"$T/bad_ssrsync.yaml"
+expect_bad bad_ssrsync 'workload: app: sync: local applies to the schemes am_nc_o and st_nc_o; ssr_c_no synchronises as it communicates' run exp.yaml
 app_exp far lee 32 1 ', fraction: 0.85' >"$T/bad_far.yaml"
 expect_bad bad_far 'workload: app: lee: a 32x32 grid could be blocked only to 0\.[0-9]+ by routed nets' run exp.yaml
 { app_exp cost wolff 64 2 ''; printf 'node: {app_random_cycles: -5}\n'; } >"$T/bad_cost.yaml"
