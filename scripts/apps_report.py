@@ -146,6 +146,7 @@ def plot(path, g, schemes, title):
                 vals.append('?' if v is None else repr(v))
             f.write('%d %s\n' % (N, ' '.join(vals)))
     body = ['set key outside right top', 'set xtics (%s)' % ', '.join('%d' % N for N in Ns),
+            'set xrange [%g:%g]' % (Ns[0] / 1.25, Ns[-1] * 1.25), 'set yrange [0:*]',
             'plot ' + ', \\\n     '.join(
                 "'%s.dat' using 1:%d with linespoints lw 2 lc %d pt %d%s title '%s P=%d'"
                 % (base, i + 2, schemes.index(s) + 1, br.POINT_TYPES[schemes.index(s)],
