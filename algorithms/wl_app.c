@@ -436,6 +436,27 @@ static void begin_run(app *a, mpp_node_ctx *ctx, proc *q, uint32_t n)
     begin_cycle(a, ctx, q, n);
 }
 
+/* Coalesced: processor q's buffer for neighbour i and direction d goes
+ * out as one message of `paradigm` (am_put: a block transfer), its sites
+ * mailed to the receiver's inbox[slot] (used once the message is read). */
+static void send_buffer(app *a, mpp_node_ctx *ctx, proc *q, uint32_t i, uint32_t d,
+                        uint32_t slot, int paradigm)
+{
+    mpp_u32vec *o = &q->out[i][d];
+    proc *r = &a->p[q->nbr[i]];
+    for (uint32_t j = 0; j < o->n; j++)
+        push(a, ctx, &r->inbox[slot], o->v[j]);
+    uint64_t bytes = 8 * (uint64_t)o->n;
+    uint32_t tag = TAG(T_DATA, q->cycle, d);
+    int rc = paradigm == MPP_PARADIGM_AM_PUT ? mpp_node_send_put(ctx, q->nbr[i], bytes, tag)
+                                             : mpp_node_send_msg(ctx, q->nbr[i], bytes, tag,
+                                                                 paradigm);
+    if (rc != 0)
+        fail(a, ctx, "app: a coalesced message could not be sent");
+    q->ams += o->n > 0;
+    o->n = 0;
+}
+
 /* ASR: the buffers of the cycle before go out (buffering sends: their
  * words copied) and the receives of this cycle are posted. The sites are
  * mailed to the receiver's inbox of this cycle. */
@@ -446,16 +467,8 @@ static void asr_exchange(app *a, mpp_node_ctx *ctx, proc *q)
         for (uint32_t d = 0; d < 2; d++) {
             if (!(q->dirs[i] & 1u << d))
                 continue;
-            mpp_u32vec *o = &q->out[i][d];
-            proc *r = &a->p[q->nbr[i]];
-            for (uint32_t j = 0; j < o->n; j++)
-                push(a, ctx, &r->inbox[q->cycle % 3], o->v[j]);
-            mpp_node_copy_words(ctx, 2 * (uint64_t)o->n);
-            if (mpp_node_send_msg(ctx, q->nbr[i], 8 * (uint64_t)o->n,
-                                  TAG(T_DATA, q->cycle, d), MPP_PARADIGM_ASYNC) != 0)
-                fail(a, ctx, "app: a coalesced message could not be sent");
-            q->ams += o->n > 0;
-            o->n = 0;
+            mpp_node_copy_words(ctx, 2 * (uint64_t)q->out[i][d].n);
+            send_buffer(a, ctx, q, i, d, q->cycle % 3, MPP_PARADIGM_ASYNC);
         }
     /* the neighbour's sites coming this way: from a left neighbour
      * rightward, from a right neighbour leftward */
@@ -591,15 +604,7 @@ static void ssr_send(app *a, mpp_node_ctx *ctx, proc *q)
         uint32_t i = q->next_send++;
         if (!(q->dirs[i] & 1u << dir))
             continue;
-        mpp_u32vec *o = &q->out[i][dir];
-        proc *r = &a->p[q->nbr[i]];
-        for (uint32_t j = 0; j < o->n; j++)
-            push(a, ctx, &r->inbox[(q->cycle + 1) % 3], o->v[j]);
-        if (mpp_node_send_msg(ctx, q->nbr[i], 8 * (uint64_t)o->n, TAG(T_DATA, q->cycle, dir),
-                              MPP_PARADIGM_SYNC) != 0)
-            fail(a, ctx, "app: a coalesced message could not be sent");
-        q->ams += o->n > 0;
-        o->n = 0;
+        send_buffer(a, ctx, q, i, dir, (q->cycle + 1) % 3, MPP_PARADIGM_SYNC);
         q->sending = true;
         return;
     }
@@ -629,19 +634,9 @@ static void amp_puts(app *a, mpp_node_ctx *ctx, proc *q)
 {
     q->state = S_PUTS;
     for (uint32_t i = 0; i < q->nnbr; i++)
-        for (uint32_t d = 0; d < 2; d++) {
-            mpp_u32vec *o = &q->out[i][d];
-            if (!(q->dirs[i] & 1u << d) || o->n == 0)
-                continue;
-            proc *r = &a->p[q->nbr[i]];
-            for (uint32_t j = 0; j < o->n; j++)
-                push(a, ctx, &r->inbox[(q->cycle + 1) % 3], o->v[j]);
-            if (mpp_node_send_put(ctx, q->nbr[i], 8 * (uint64_t)o->n,
-                                  TAG(T_DATA, q->cycle, d)) != 0)
-                fail(a, ctx, "app: a coalesced message could not be sent");
-            q->ams += o->n > 0;
-            o->n = 0;
-        }
+        for (uint32_t d = 0; d < 2; d++)
+            if ((q->dirs[i] & 1u << d) && q->out[i][d].n)
+                send_buffer(a, ctx, q, i, d, (q->cycle + 1) % 3, MPP_PARADIGM_AM_PUT);
 }
 
 /* The links a processor receives on a cycle (a buffer from each
