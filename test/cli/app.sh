@@ -98,6 +98,10 @@ app_exp far lee 32 1 ', fraction: 0.85' >"$T/bad_far.yaml"
 expect_bad bad_far 'workload: app: lee: a 32x32 grid could be blocked only to 0\.[0-9]+ by routed nets' run exp.yaml
 { app_exp cost wolff 64 2 ''; printf 'node: {app_random_cycles: -5}\n'; } >"$T/bad_cost.yaml"
 expect_bad bad_cost "exp.yaml:[0-9]+:[0-9]+: key 'node.app_random_cycles': expected an integer" run exp.yaml
+{ app_exp poll wolff 64 2 ''; printf 'node: {poll_call_cycles: many}\n'; } >"$T/bad_poll.yaml"
+expect_bad bad_poll "exp.yaml:[0-9]+:[0-9]+: key 'node.poll_call_cycles': expected an integer" run exp.yaml
+{ app_exp strata wolff 64 2 ', scheme: st_nc_o'; printf 'node: {strata_send_cycles: -1}\n'; } >"$T/bad_strata.yaml"
+expect_bad bad_strata "exp.yaml:[0-9]+:[0-9]+: key 'node.strata_send_cycles': expected an integer" run exp.yaml
 app_exp frac lee 64 2 ', fraction: 0.95' >"$T/bad_frac_run.yaml"
 expect_bad bad_frac_run "workload.fraction': expected a number between 0 and 0.9" run exp.yaml
 finish
