@@ -62,8 +62,6 @@ int mpp_coll_plan_init(mpp_coll_plan *pl, uint32_t N, int paradigm, uint64_t chu
     return 0;
 }
 
-static void lazy_free(mpp_coll_plan *pl);
-
 void mpp_coll_group_end(mpp_coll_plan *pl)
 {
     free(pl->item_bytes);
@@ -83,7 +81,6 @@ void mpp_coll_group_end(mpp_coll_plan *pl)
     free(pl->t_posted);
     pl->t_start = pl->t_in = pl->t_port = pl->t_eject = pl->t_cpu = pl->t_read = NULL;
     pl->t_posted = NULL;
-    lazy_free(pl);
     pl->item_bytes = NULL;
     pl->held = pl->inc = NULL;
     pl->recvd = NULL;
@@ -183,16 +180,11 @@ static void touch(mpp_coll_plan *pl, uint32_t m)
 }
 
 static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
-                   uint64_t bytes, uint32_t ready, mpp_err *err);
+                   uint64_t bytes, mpp_err *err);
 
-int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
-                  mpp_err *err)
-{
-    return mpp_coll_send_ready(pl, a, b, it, n, MPP_COLL_UNKNOWN, err);
-}
-
-int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
-                        uint64_t n, uint32_t ready, mpp_err *err)
+/* mpp_coll_send, and with `back` mpp_coll_send_back. */
+static int send_items(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
+                      bool back, mpp_err *err)
 {
     assert(pl->in_step && a != b && a < pl->grp.g && b < pl->grp.g && n >= 1);
     if (pl->nmsgs >= MPP_COLL_MAX_MSGS)
@@ -211,6 +203,14 @@ int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_
                                    "collective plan: member %u sends item %u it does not hold "
                                    "(step %u)",
                                    a, i, pl->step);
+            if (back) {
+                if (!(pl->held[wb] & bit))
+                    return mpp_err_set(err, MPP_EINVAL,
+                                       "collective plan: member %u sends item %u back to %u, "
+                                       "which does not hold it (step %u)",
+                                       a, i, b, pl->step);
+                continue;
+            }
             if ((pl->held[wb] | pl->inc[wb]) & bit)
                 return mpp_err_set(err, MPP_EINVAL,
                                    "collective plan: member %u would receive item %u twice "
@@ -222,12 +222,24 @@ int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_
                 (*c)++;
         }
     }
-    return add_msg(pl, a, b, it, n, bytes, ready, err);
+    return add_msg(pl, a, b, it, n, bytes, err);
+}
+
+int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
+                  mpp_err *err)
+{
+    return send_items(pl, a, b, it, n, false, err);
+}
+
+int mpp_coll_send_back(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                       uint64_t n, mpp_err *err)
+{
+    return send_items(pl, a, b, it, n, true, err);
 }
 
 /* Append the message a -> b of n items (it) and `bytes` to the open step. */
 static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
-                   uint64_t bytes, uint32_t ready, mpp_err *err)
+                   uint64_t bytes, mpp_err *err)
 {
     if (pl->ncur == pl->cur_cap) {
         uint32_t cap = pl->cur_cap ? pl->cur_cap * 2 : 64;
@@ -249,7 +261,7 @@ static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it
     }
     if (n)
         memcpy(pl->cur_items + pl->ncur_items, it, n * sizeof *it);
-    pl->cur[pl->ncur++] = (mpp_coll_msg){a, b, ready, pl->ncur_items, n, bytes};
+    pl->cur[pl->ncur++] = (mpp_coll_msg){a, b, pl->ncur_items, n, bytes};
     pl->ncur_items += n;
     pl->sends[a]++;
     pl->recvs[b]++;
@@ -263,128 +275,12 @@ static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it
 }
 
 /* The open step's operations (the table at the top). */
-/* Lazy waits (coll.h): post member m's receives of steps <= upto, oldest
- * first. */
-static int lazy_post(mpp_coll_plan *pl, uint32_t m, uint32_t upto, mpp_err *err)
-{
-    int rc = 0;
-    while (!rc && pl->pend_head[m] != NONE && pl->pend[pl->pend_head[m]].step <= upto) {
-        const mpp_coll_pend *r = &pl->pend[pl->pend_head[m]];
-        rc = mpp_progbuild_add(&pl->pb, pl->grp.node[m],
-                               (mpp_op){.code = MPP_OP_IRECV, .peer = r->peer, .tag = r->tag},
-                               err);
-        pl->pend_head[m] = r->next;
-    }
-    if (pl->pend_head[m] == NONE)
-        pl->pend_tail[m] = NONE;
-    return rc;
-}
-
-/* The open step's operations with lazy waits: the step's receives join
- * their members' lists, then the sends are made (a send that forwards what
- * its member received in this very step waits for it). */
-static int emit_lazy(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
-{
-    const uint32_t *node = pl->grp.node;
-    int rc = 0;
-    for (uint32_t k = 0; k < pl->ncur; k++) {
-        const mpp_coll_msg *t = &pl->cur[k];
-        if (pl->npend == pl->pend_cap) {
-            uint32_t cap = pl->pend_cap ? pl->pend_cap * 2 : 256;
-            mpp_coll_pend *np = cap > pl->pend_cap ? realloc(pl->pend, (size_t)cap * sizeof *np)
-                                                   : NULL;
-            if (!np)
-                return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-            pl->pend = np;
-            pl->pend_cap = cap;
-        }
-        uint32_t c = pl->npend++, b = t->to;
-        pl->pend[c] = (mpp_coll_pend){node[t->from], tag, pl->step, NONE};
-        if (pl->pend_tail[b] != NONE)
-            pl->pend[pl->pend_tail[b]].next = c;
-        else
-            pl->pend_head[b] = c;
-        pl->pend_tail[b] = c;
-        pl->open[b] = 1;
-    }
-    for (uint32_t k = 0; k < pl->ncur && !rc; k++) {
-        const mpp_coll_msg *t = &pl->cur[k];
-        uint32_t a = t->from;
-        if (t->ready != MPP_COLL_ORIGIN &&
-            (t->ready == MPP_COLL_UNKNOWN || t->ready >= pl->waited[a])) {
-            uint32_t upto = t->ready == MPP_COLL_UNKNOWN ? pl->step : t->ready;
-            rc = lazy_post(pl, a, upto, err);
-            if (!rc)
-                rc = mpp_progbuild_add(&pl->pb, node[a], (mpp_op){.code = MPP_OP_WAIT}, err);
-            pl->waited[a] = upto + 1;
-        }
-        if (!rc)
-            rc = mpp_progbuild_add(&pl->pb, node[a],
-                                   (mpp_op){.code = MPP_OP_ISEND, .paradigm = (uint8_t)pl->paradigm,
-                                            .peer = node[t->to], .tag = tag, .bytes = t->bytes},
-                                   err);
-        pl->open[a] = 1;
-    }
-    return rc;
-}
-
-static void lazy_free(mpp_coll_plan *pl)
-{
-    free(pl->waited);
-    free(pl->open);
-    free(pl->pend_head);
-    free(pl->pend_tail);
-    free(pl->pend);
-    pl->waited = pl->pend_head = pl->pend_tail = NULL;
-    pl->open = NULL;
-    pl->pend = NULL;
-    pl->npend = pl->pend_cap = 0;
-    pl->lazy = false;
-}
-
-int mpp_coll_lazy_begin(mpp_coll_plan *pl, mpp_err *err)
-{
-    assert(!pl->lazy && !pl->in_step && pl->paradigm == MPP_PARADIGM_AM_PUT);
-    uint32_t g = pl->grp.g ? pl->grp.g : 1;
-    pl->waited = calloc(g, sizeof *pl->waited);
-    pl->open = calloc(g, 1);
-    pl->pend_head = malloc(g * sizeof *pl->pend_head);
-    pl->pend_tail = malloc(g * sizeof *pl->pend_tail);
-    if (!pl->waited || !pl->open || !pl->pend_head || !pl->pend_tail) {
-        lazy_free(pl);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
-    for (uint32_t m = 0; m < g; m++)
-        pl->pend_head[m] = pl->pend_tail[m] = NONE;
-    pl->lazy = true;
-    return 0;
-}
-
-int mpp_coll_lazy_end(mpp_coll_plan *pl, mpp_err *err)
-{
-    int rc = 0;
-    if (!pl->lazy)
-        return 0;
-    if (pl->flags & MPP_COLL_PROGRAMS)
-        for (uint32_t m = 0; m < pl->grp.g && !rc; m++)
-            if (pl->open[m]) {
-                rc = lazy_post(pl, m, NONE, err);
-                if (!rc)
-                    rc = mpp_progbuild_add(&pl->pb, pl->grp.node[m],
-                                           (mpp_op){.code = MPP_OP_WAIT}, err);
-            }
-    lazy_free(pl);
-    return rc;
-}
-
 static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
 {
     bool async = pl->paradigm != MPP_PARADIGM_SYNC;
     uint8_t par = (uint8_t)pl->paradigm;
     const uint32_t *node = pl->grp.node;
     int rc = 0;
-    if (pl->lazy)
-        return emit_lazy(pl, tag, err);
     for (uint32_t k = 0; k < pl->ncur && !rc; k++) {
         const mpp_coll_msg *t = &pl->cur[k];
         bool lone = pl->recvs[t->to] == 1 && pl->sends[t->to] == 0;
@@ -406,6 +302,361 @@ static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
         if (pl->recvs[m] + pl->sends[m] >= 2 || (async && pl->sends[m]))
             rc = mpp_progbuild_add(&pl->pb, node[m], (mpp_op){.code = MPP_OP_WAIT}, err);
     }
+    return rc;
+}
+
+/* The links of the clock on a mesh with one-port nodes (links_modelled):
+ * the plan is recorded step by step (links_record, instead of clock_step)
+ * and then run in time order (links_run): a message's head takes the links
+ * of its routed path one after the other, each once the messages whose
+ * heads reached it before have left it (message by message, first come
+ * first served). */
+typedef struct mpp_coll_links {
+    const mpp_topo *t;
+    int route;
+    double *free;            /* [ports] the link of that router output port is free from */
+    struct lk_msg *msg;
+    uint32_t nmsg, msg_cap;
+    struct lk_part *part;
+    uint32_t npart, part_cap;
+    uint32_t *sendidx;       /* [nmsg] each part's sends, contiguous, in plan order */
+    uint32_t *first, *last;  /* [g] a member's first and last part */
+    uint32_t *pos;           /* [g] scratch: the open step's part of a member */
+} mpp_coll_links;
+
+/* A message of the recorded plan. */
+typedef struct lk_msg {
+    uint32_t from, to;       /* members */
+    uint32_t rpart;          /* the receiver's part of its step */
+    uint32_t hop, h;         /* the hop its head is at, and the path's hops */
+    uint32_t r;              /* the router its head is at */
+    uint64_t bytes;
+    double t;                /* when its head reaches link `hop` */
+    double written;          /* when its processor has written its last flit */
+} lk_msg;
+
+/* A member's share of a step: its receives and its sends. */
+typedef struct lk_part {
+    uint32_t v, nrecv, nsend, s0, next;
+    uint32_t pending, sent;  /* receives not in yet; sends whose head has cleared */
+    double in, read;         /* the last receive in (read); the reading of its packets */
+} lk_part;
+
+static void links_free(mpp_coll_links *k)
+{
+    if (!k)
+        return;
+    free(k->free);
+    free(k->msg);
+    free(k->part);
+    free(k->sendidx);
+    free(k->first);
+    free(k->last);
+    free(k->pos);
+    free(k);
+}
+
+/* The links of topology t routed by `route`; NULL when out of memory (the
+ * clock then fails). */
+static mpp_coll_links *links_new(const mpp_topo *t, int route, uint32_t g)
+{
+    mpp_coll_links *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->t = t;
+    k->route = route;
+    k->free = calloc(t->ports ? t->ports : 1, sizeof *k->free);
+    k->first = malloc((g ? g : 1) * sizeof *k->first);
+    k->last = malloc((g ? g : 1) * sizeof *k->last);
+    k->pos = malloc((g ? g : 1) * sizeof *k->pos);
+    if (k->first)
+        for (uint32_t v = 0; v < g; v++)
+            k->first[v] = NONE;
+    if (!k->free || !k->first || !k->last || !k->pos) {
+        links_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* The router node n's (first) link is attached to. */
+static uint32_t node_router(const mpp_topo *t, uint32_t n)
+{
+    return t->port_router[t->link_port[t->node_link_base[n]]];
+}
+
+/* The global output port of router r toward the mesh's next router on the
+ * way to router `to` in dimension order (X, the columns, first; Y first
+ * with YX), as routers/dor.c routes: the port wired to that neighbour
+ * (routers are numbered row-major, topologies/mesh.c). */
+static uint32_t mesh_next_port(const mpp_topo *t, int route, uint32_t r, uint32_t to)
+{
+    uint32_t C = t->dims[0], rx = r % C, ry = r / C, tx = to % C, ty = to / C;
+    bool x = tx != rx && (route != MPP_COLL_ROUTE_YX || ty == ry);
+    uint32_t nb = x ? (tx > rx ? r + 1 : r - 1) : (ty > ry ? r + C : r - C);
+    for (uint32_t gp = t->port_base[r]; gp < t->port_base[r + 1]; gp++)
+        if (t->port_peer[gp] < MPP_TOPO_NODE && t->port_router[t->port_peer[gp]] == nb)
+            return gp;
+    assert(!"mesh: no port to the neighbour");
+    return t->port_base[r];
+}
+
+/* The link message x's head takes next (the router output port of its
+ * routed path); the head moves on to the next router (x->r). */
+static uint32_t links_next(const mpp_coll_links *k, lk_msg *x, uint32_t y_node)
+{
+    const mpp_topo *t = k->t;
+    uint32_t gp = mesh_next_port(t, k->route, x->r, node_router(t, y_node));
+    x->r = t->port_router[t->port_peer[gp]];
+    return gp;
+}
+
+/* Record the open step (instead of clock_step): its messages, and every
+ * touched member's part of it. */
+static int links_record(mpp_coll_plan *pl)
+{
+    mpp_coll_links *k = pl->t_links;
+    if (k->nmsg + (uint64_t)pl->ncur > UINT32_MAX || k->npart + (uint64_t)pl->ntouched > UINT32_MAX)
+        return MPP_ENOMEM;
+    if (k->nmsg + pl->ncur > k->msg_cap) {
+        uint32_t c = k->msg_cap ? k->msg_cap : 256;
+        while (c < k->nmsg + pl->ncur)
+            c = c > UINT32_MAX / 2 ? UINT32_MAX : c * 2;
+        lk_msg *m = realloc(k->msg, (size_t)c * sizeof *m);
+        uint32_t *si = m ? realloc(k->sendidx, (size_t)c * sizeof *si) : NULL;
+        if (m)
+            k->msg = m;
+        if (!si)
+            return MPP_ENOMEM;
+        k->sendidx = si;
+        k->msg_cap = c;
+    }
+    if (k->npart + pl->ntouched > k->part_cap) {
+        uint32_t c = k->part_cap ? k->part_cap : 256;
+        while (c < k->npart + pl->ntouched)
+            c = c > UINT32_MAX / 2 ? UINT32_MAX : c * 2;
+        lk_part *q = realloc(k->part, (size_t)c * sizeof *q);
+        if (!q)
+            return MPP_ENOMEM;
+        k->part = q;
+        k->part_cap = c;
+    }
+    uint32_t s0 = k->nmsg;
+    for (uint32_t i = 0; i < pl->ntouched; i++) {
+        uint32_t v = pl->touched[i], id = k->npart++;
+        lk_part *q = &k->part[id];
+        *q = (lk_part){.v = v, .nrecv = pl->recvs[v], .nsend = pl->sends[v], .s0 = s0,
+                       .next = NONE, .pending = pl->recvs[v]};
+        s0 += q->nsend;
+        q->sent = 0; /* the fill position while recording */
+        if (k->first[v] == NONE)
+            k->first[v] = id;
+        else
+            k->part[k->last[v]].next = id;
+        k->last[v] = id;
+        k->pos[v] = id;
+    }
+    for (uint32_t j = 0; j < pl->ncur; j++) {
+        const mpp_coll_msg *c = &pl->cur[j];
+        uint32_t id = k->nmsg++;
+        k->msg[id] = (lk_msg){.from = c->from, .to = c->to, .rpart = k->pos[c->to],
+                              .bytes = c->bytes};
+        lk_part *q = &k->part[k->pos[c->from]];
+        k->sendidx[q->s0 + q->sent++] = id;
+    }
+    for (uint32_t i = 0; i < pl->ntouched; i++)
+        k->part[k->pos[pl->touched[i]]].sent = 0;
+    return 0;
+}
+
+/* Running the recorded plan with one-port nodes: a member writes its
+ * messages one after the other, each once the one before has left; the
+ * heads of the messages in flight (one a member at most) in time order, a
+ * binary heap by the time the head reaches its next link, ties in plan
+ * order. */
+typedef struct lk_run {
+    mpp_coll_links *k;
+    const mpp_coll_model *m;
+    const uint32_t *node;
+    uint32_t g;
+    uint32_t *cur;           /* [g] the member's present part */
+    double *cpu, *start, *port, *eject; /* [g] as clock_step's t_* */
+    uint32_t *heap, nheap;
+    double end;
+} lk_run;
+
+static bool lk_before(const lk_run *r, uint32_t a, uint32_t b)
+{
+    const lk_msg *x = &r->k->msg[a], *y = &r->k->msg[b];
+    return x->t < y->t || (x->t == y->t && a < b);
+}
+
+static void lk_push(lk_run *r, uint32_t id)
+{
+    uint32_t i = r->nheap++;
+    while (i && lk_before(r, id, r->heap[(i - 1) / 2])) {
+        r->heap[i] = r->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->heap[i] = id;
+}
+
+static uint32_t lk_pop(lk_run *r)
+{
+    uint32_t top = r->heap[0], last = r->heap[--r->nheap], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= r->nheap)
+            break;
+        if (c + 1 < r->nheap && lk_before(r, r->heap[c + 1], r->heap[c]))
+            c++;
+        if (!lk_before(r, r->heap[c], last))
+            break;
+        r->heap[i] = r->heap[c];
+        i = c;
+    }
+    if (r->nheap)
+        r->heap[i] = last;
+    return top;
+}
+
+static void lk_begin(lk_run *r, uint32_t v);
+static void lk_launch(lk_run *r, uint32_t v);
+static void lk_write(lk_run *r, uint32_t v, uint32_t id);
+
+/* Member v's present part is over when its sends have left and its
+ * receives are in: its WAIT ends (as in clock_step), the next part begins. */
+static void lk_try_finish(lk_run *r, uint32_t v)
+{
+    if (r->cur[v] == NONE)
+        return;
+    lk_part *q = &r->k->part[r->cur[v]];
+    if (q->sent < q->nsend || q->pending)
+        return;
+    double done = r->cpu[v] + q->read;
+    if (q->nrecv) {
+        double w = q->in > done ? q->in : done;
+        if (w > r->start[v])
+            r->start[v] = w;
+        r->cpu[v] = w;
+    }
+    r->cur[v] = q->next;
+    lk_begin(r, v);
+}
+
+/* Message id's head has crossed every link, the first flit leaving at
+ * `st`: its tail leaves, it arrives, is read; the sender writes its next. */
+static void lk_done(lk_run *r, uint32_t id, double st)
+{
+    const mpp_coll_model *m = r->m;
+    lk_msg *x = &r->k->msg[id];
+    double F = mpp_coll_flits(m, x->bytes), P = (double)mpp_packet_count(&m->pk, x->bytes);
+    double out = st + F > x->written ? st + F : x->written;
+    r->port[x->from] = out;
+    double in = out + mpp_coll_latency(m, x->h);
+    double ej = r->eject[x->to] + F;
+    if (ej > in)
+        in = ej;
+    r->eject[x->to] = in;
+    in += m->r + m->done;
+    lk_part *q = &r->k->part[x->rpart];
+    q->read += P * m->r + m->done;
+    if (in > q->in)
+        q->in = in;
+    if (in > r->end)
+        r->end = in;
+    q->pending--;
+    lk_part *s = &r->k->part[r->cur[x->from]];
+    s->sent++;
+    lk_launch(r, x->from);
+    if (x->rpart == r->cur[x->to])
+        lk_try_finish(r, x->to);
+}
+
+/* Member v writes its present part's next message, once the one before
+ * has left (its head has crossed its links), or finishes the part. */
+static void lk_launch(lk_run *r, uint32_t v)
+{
+    mpp_coll_links *k = r->k;
+    lk_part *q = &k->part[r->cur[v]];
+    if (q->sent == q->nsend) {
+        lk_try_finish(r, v);
+        return;
+    }
+    lk_write(r, v, k->sendidx[q->s0 + q->sent]);
+}
+
+static void lk_write(lk_run *r, uint32_t v, uint32_t id)
+{
+    mpp_coll_links *k = r->k;
+    const mpp_coll_model *m = r->m;
+    lk_msg *x = &k->msg[id];
+    uint32_t xn = r->node[x->from], yn = r->node[x->to];
+    double P = (double)mpp_packet_count(&m->pk, x->bytes), F = mpp_coll_flits(m, x->bytes);
+    x->r = node_router(k->t, xn);
+    x->hop = 0;
+    x->h = k->t->ops->distance(k->t, xn, yn);
+    double ws = r->cpu[v], pf = r->port[v];
+    double st = ws + m->w > pf ? ws + m->w : pf;
+    x->written = ws + P * m->w + F / P;
+    r->cpu[v] = ws + P * m->w;
+    if (!x->h) {
+        lk_done(r, id, st);
+        return;
+    }
+    x->t = st + m->rd + m->ll;
+    lk_push(r, id);
+}
+
+static void lk_begin(lk_run *r, uint32_t v)
+{
+    if (r->cur[v] == NONE)
+        return;
+    lk_part *q = &r->k->part[r->cur[v]];
+    double b = r->start[v] > r->cpu[v] ? r->start[v] : r->cpu[v];
+    r->cpu[v] = b + (double)q->nrecv * r->m->post;
+    lk_launch(r, v);
+}
+
+/* Run the recorded plan of g members; the last arrival (read). */
+static int links_run(mpp_coll_links *k, const mpp_coll_model *m, const uint32_t *node,
+                     uint32_t g, double *t)
+{
+    lk_run r = {.k = k, .m = m, .node = node, .g = g};
+    r.cur = malloc((g ? g : 1) * sizeof *r.cur);
+    r.cpu = calloc(g ? g : 1, sizeof *r.cpu);
+    r.start = calloc(g ? g : 1, sizeof *r.start);
+    r.eject = calloc(g ? g : 1, sizeof *r.eject);
+    r.port = calloc(g ? g : 1, sizeof *r.port);
+    r.heap = malloc((g ? g : 1) * sizeof *r.heap);
+    int rc = r.cur && r.cpu && r.start && r.eject && r.port && r.heap ? 0 : MPP_ENOMEM;
+    double hop = m->rd + m->ll;
+    for (uint32_t v = 0; v < g && !rc; v++)
+        r.cur[v] = k->first[v];
+    for (uint32_t v = 0; v < g && !rc; v++)
+        lk_begin(&r, v);
+    while (!rc && r.nheap) {
+        uint32_t id = lk_pop(&r);
+        lk_msg *x = &k->msg[id];
+        uint32_t best = links_next(k, x, node[x->to]);
+        double at = x->t > k->free[best] ? x->t : k->free[best];
+        double st = at - (double)(x->hop + 1) * hop, F = mpp_coll_flits(m, x->bytes);
+        double busy = x->written - st > F ? x->written - st : F;
+        k->free[best] = at + busy;
+        if (++x->hop == x->h)
+            lk_done(&r, id, st);
+        else {
+            x->t = at + hop;
+            lk_push(&r, id);
+        }
+    }
+    *t = r.end;
+    free(r.cur);
+    free(r.cpu);
+    free(r.start);
+    free(r.eject);
+    free(r.port);
+    free(r.heap);
     return rc;
 }
 
@@ -478,8 +729,12 @@ int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err)
     assert(pl->in_step);
     pl->in_step = false;
     int rc = 0;
-    if (pl->clock && pl->ncur)
-        clock_step(pl);
+    if (pl->clock && pl->ncur) {
+        if (!pl->t_links)
+            clock_step(pl);
+        else if (links_record(pl))
+            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
     if (pl->ncur) {
         uint32_t tag = pl->tag_base + pl->step;
         if (tag > MPP_COLL_TAG_MAX)
@@ -1196,6 +1451,15 @@ double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a)
     return (double)(m->g - 1) * a->M * m->byte / (m->all_port ? m->links : 1);
 }
 
+/* Does the step recurrence follow the links of the messages' paths? On a
+ * mesh with one-port nodes, routed in dimension order (docs/collectives.md,
+ * "On a mesh"). */
+static bool links_modelled(const mpp_coll_model *m)
+{
+    return m->route != MPP_COLL_ROUTE_NONE && m->topo && m->node &&
+           m->topo->kind == MPP_TOPO_MESH && !m->all_port;
+}
+
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
                            const mpp_coll_model *m, double *t, mpp_err *err)
 {
@@ -1220,9 +1484,19 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
         node = ids;
     }
     mpp_coll_group grp = {m->g, node};
+    if (links_modelled(m) && !(pl.t_links = links_new(m->topo, m->route, m->g))) {
+        free(ids);
+        mpp_coll_plan_free(&pl);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
     rc = mpp_coll_plan_groups(&pl, ops, a, &grp, 1, err);
     if (!rc)
         *t = pl.t_end;
+    if (!rc && pl.t_links &&
+        links_run(pl.t_links, m, node, m->g, t))
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    links_free(pl.t_links);
+    pl.t_links = NULL;
     free(ids);
     mpp_coll_plan_free(&pl);
     return rc;
@@ -1231,7 +1505,7 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
 double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
                          const mpp_coll_args *a)
 {
-    if (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n))
+    if (!links_modelled(m) && (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n)))
         return ops->analytic(m, a);
     double t = 0;
     mpp_err err;

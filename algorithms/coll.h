@@ -105,13 +105,6 @@ typedef struct mpp_coll_plan {
     uint32_t steps_used;     /* most steps that sent something, over the groups */
     uint64_t *node_bytes_sent, *node_bytes_recv; /* [N] */
     mpp_progbuild pb;        /* PROGRAMS */
-    /* lazy waits (mpp_coll_lazy_begin): per member of the open group */
-    bool lazy;
-    uint32_t *waited;        /* [g] steps whose receives a WAIT has covered */
-    uint8_t *open;           /* [g] operations issued since the last WAIT */
-    uint32_t *pend_head, *pend_tail; /* [g] receives not posted yet, oldest first */
-    struct mpp_coll_pend *pend;      /* their list cells */
-    uint32_t npend, pend_cap;
     /* the steps' clock (mpp_coll_schedule_time): per member of the open
      * group */
     const struct mpp_coll_model *clock;
@@ -123,26 +116,16 @@ typedef struct mpp_coll_plan {
     double *t_cpu;           /* [g] its processor is free */
     double *t_read;          /* [g] its processor's reading in the open step */
     uint8_t *t_posted;       /* [g] it has posted the open step's receives */
+    struct mpp_coll_links *t_links; /* the network's links (route != NONE), or NULL */
     double t_end;            /* the last arrival so far */
 } mpp_coll_plan;
-
-/* A receive of lazy waits, posted when it is waited for. */
-typedef struct mpp_coll_pend {
-    uint32_t peer, tag, step, next;
-} mpp_coll_pend;
 
 /* One message of a step: items cur_items[first .. first + n). */
 typedef struct mpp_coll_msg {
     uint32_t from, to;       /* members */
-    uint32_t ready;          /* the step its sender received the last of them in */
     uint64_t first, n;
     uint64_t bytes;
 } mpp_coll_msg;
-
-/* mpp_coll_send_ready's `ready`: the sender held the items from the start,
- * or it is not known when it received them. */
-#define MPP_COLL_ORIGIN UINT32_MAX
-#define MPP_COLL_UNKNOWN (UINT32_MAX - 1)
 
 /* Start a plan on N nodes. Fails with MPP_ENOMEM; pl then holds nothing. */
 int mpp_coll_plan_init(mpp_coll_plan *pl, uint32_t N, int paradigm, uint64_t chunk,
@@ -165,21 +148,12 @@ void mpp_coll_step_begin(mpp_coll_plan *pl);
  * MPP_EINVAL above MPP_COLL_MAX_MSGS, or MPP_ENOMEM. */
 int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
                   mpp_err *err);
-/* mpp_coll_send, saying in which step of the group (pl->step when it was
- * open) the sender received the last of the items (MPP_COLL_ORIGIN: it held
- * them from the start). Only lazy waits use it. */
-int mpp_coll_send_ready(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
-                        uint64_t n, uint32_t ready, mpp_err *err);
-/* Lazy waits, for schedules in which a node's steps need not wait for each
- * other (non-blocking paradigms that need no posted receive to deliver:
- * am_put): a member makes its sends as they come, each preceded by a WAIT
- * only when it forwards items received in a step no WAIT has covered yet;
- * a receive is posted just before the WAIT that needs it (a WAIT waits for
- * every posted receive), the rest before the WAIT lazy_end closes every
- * member's program with. Between begin and end of one group. begin fails
- * with MPP_ENOMEM, end as mpp_progbuild_add. */
-int mpp_coll_lazy_begin(mpp_coll_plan *pl, mpp_err *err);
-int mpp_coll_lazy_end(mpp_coll_plan *pl, mpp_err *err);
+/* A message a -> b of items b already holds (it started with them): MSBT's
+ * one-port schedule returns every piece to the source, so that the source
+ * receives in every step as the others do (coll_msbt.c). With TRACK, b
+ * must hold each item (else MPP_EINVAL); it is not counted as received. */
+int mpp_coll_send_back(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                       uint64_t n, mpp_err *err);
 /* End the step: programs, holdings. A step that sent nothing is dropped. */
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err);
 
@@ -275,7 +249,15 @@ typedef struct mpp_coll_model {
     double hops_mean;        /* mean distance between two members of the group */
     const struct mpp_topo *topo; /* the topology and the group's nodes (member -> node), */
     const uint32_t *node;        /* for the distances of a schedule's own paths */
+    int route;                   /* the routing, for the step recurrence's links
+                                    (MPP_COLL_ROUTE_*; NONE: no link is modelled) */
 } mpp_coll_model;
+
+/* mpp_coll_model.route: how the network routes, where the step recurrence
+ * follows a message's links (mpp_coll_schedule_time): DOR (mesh X then Y,
+ * hypercube highest dimension first) or YX (mesh Y then X); NONE: the
+ * links are not modelled (other routings, the fat tree). */
+enum { MPP_COLL_ROUTE_NONE = 0, MPP_COLL_ROUTE_DOR, MPP_COLL_ROUTE_YX };
 
 /* The flits of a message of B bytes (every packet's header and payload). */
 double mpp_coll_flits(const mpp_coll_model *m, uint64_t B);
@@ -419,7 +401,7 @@ int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_c
 
 /* The time of the collective ops's schedule on the model's group (its g
  * members, member i on node m->node[i]), steps as the programs run them
- * (a non-lazy plan; docs/collectives.md, "The step recurrence"): a
+ * (docs/collectives.md, "The step recurrence"): a
  * member's step begins when its WAIT is over and its processor is free; it
  * posts the step's receives (post each), writes its messages' packets one
  * message after the other (w a packet); a message's flits leave once its
@@ -429,17 +411,22 @@ int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_c
  * then are read (r a packet, done a message); a one-port receiver's one
  * ejection channel takes its messages one after the other; a WAIT ends
  * when the member's messages are read and its processor has done its
- * posting, writing and reading. The last arrival (when it is read);
- * network cycles, without the start cycle. Fails as mpp_coll_plan_groups
- * (*t is then 0). */
+ * posting, writing and reading. On a mesh with one-port nodes routed in
+ * dimension order (m->route DOR or YX) it also follows the links of every
+ * message's path, in time order: a message's head waits at a link until
+ * the messages that reached it first have left it. The last arrival (when
+ * it is read); network cycles, without the start cycle. Fails as
+ * mpp_coll_plan_groups (*t is then 0). */
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
                            const mpp_coll_model *m, double *t, mpp_err *err);
 /* The analytic time of ops on the model (network cycles, without the
- * start cycle): the step recurrence (mpp_coll_schedule_time) where
- * ops->steps_all_port and the nodes are all-port with a link per dimension
- * (the trees' pieces overlap across trees and levels, their processors
- * handle several messages at once), 0 when that cannot be planned (out of
- * memory: the run then reports no analytic time); else ops->analytic. */
+ * start cycle): the step recurrence (mpp_coll_schedule_time) on a mesh
+ * with one-port nodes routed in dimension order (its messages share links)
+ * and where ops->steps_all_port and the nodes are all-port with a link per
+ * dimension (the trees' pieces overlap across trees and levels, their
+ * processors handle several messages at once), 0 when that cannot be
+ * planned (out of memory: the run then reports no analytic time); else
+ * ops->analytic. */
 double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
                          const mpp_coll_args *a);
 

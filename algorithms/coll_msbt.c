@@ -23,10 +23,11 @@ static uint64_t ms_nitems(const mpp_coll_args *a, uint32_t g)
     return k;
 }
 
-/* Every piece crosses the g - 1 edges of its tree. */
+/* Every piece crosses the g - 1 edges of its tree, and one-port the edge
+ * back to the source. */
 static uint64_t ms_crossings(const mpp_coll_args *a, uint32_t g)
 {
-    return ms_nitems(a, g) * (g ? g - 1 : 0);
+    return ms_nitems(a, g) * g;
 }
 
 static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin)
@@ -50,7 +51,15 @@ static void ms_items(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32
  * the first step after u that is d mod n. The trees' directed edges are
  * disjoint, so in a step a node sends at most one message and receives at
  * most one; piece k of a tree crosses every edge n k steps after piece 0.
- * The last piece reaches the deepest node in step max_j (j + n C_j). */
+ *
+ * The source is a leaf of every rotated SBT (coll.h): tree j's root
+ * s ^ 2^j also sends every piece of part j back to it, across dimension j,
+ * in the first step after it received it (j + n (k + 1)). No tree uses an
+ * edge into the source, so the edges stay disjoint, and the source, like
+ * every other node, then receives in every step of the steady state: each
+ * step waits for its receive, and the nodes keep step with each other
+ * (docs/collectives.md, "One-port MSBT"). The last piece reaches the
+ * deepest node in step max_j (j + n C_j). */
 static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
 {
     uint32_t g = pl->grp.g, n = mpp_coll_log2(g), s = a->root;
@@ -71,7 +80,6 @@ static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err 
         b += C[j];
         mpp_coll_tree_msbt(n, s, j, parent, order);
         uint32_t *tj = t0 + (size_t)j * g;
-        tj[s] = NONE;
         for (uint32_t k = 1; k < g; k++) {
             uint32_t v = order[k], p = parent[v], d = mpp_coll_log2(p ^ v);
             uint32_t t = p == s ? j : tj[p] + 1 + (d + n - (tj[p] + 1) % n) % n;
@@ -81,19 +89,14 @@ static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err 
             if ((uint64_t)t + (uint64_t)n * (C[j] - 1) + 1 > T)
                 T = (uint64_t)t + (uint64_t)n * (C[j] - 1) + 1;
         }
+        /* the edge back to the source: s ^ 2^j -> s, step j + n */
+        assert(tree[(size_t)(s ^ (1u << j)) * n + j] == NONE);
+        tree[(size_t)(s ^ (1u << j)) * n + j] = j;
+        tj[s] = j + n;
     }
-    /* pstep[t]: the plan's number of step t (steps that send nothing are
-     * dropped); with am_put a node waits only for the receive of what it
-     * forwards next (lazy waits) */
-    uint32_t *pstep = T <= UINT32_MAX ? malloc((size_t)(T ? T : 1) * sizeof *pstep) : NULL;
-    if (!pstep) {
-        free(mem);
-        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    }
-    int rc = pl->paradigm == MPP_PARADIGM_AM_PUT ? mpp_coll_lazy_begin(pl, err) : 0;
+    int rc = 0;
     for (uint64_t t = 0; t < T && !rc; t++) {
         uint32_t d = (uint32_t)(t % n);
-        pstep[t] = pl->step;
         mpp_coll_step_begin(pl);
         for (uint32_t x = 0; x < g && !rc; x++) {
             uint32_t j = tree[(size_t)x * n + d], y = x ^ (1u << d);
@@ -102,17 +105,13 @@ static int ms_build_one_port(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err 
             uint64_t k = (t - t0[(size_t)j * g + y]) / n;
             if (k < C[j]) {
                 uint32_t item = base[j] + (uint32_t)k;
-                uint32_t ready = x == s ? MPP_COLL_ORIGIN
-                                        : pstep[t0[(size_t)j * g + x] + (uint64_t)n * k];
-                rc = mpp_coll_send_ready(pl, x, y, &item, 1, ready, err);
+                rc = y == s ? mpp_coll_send_back(pl, x, y, &item, 1, err)
+                            : mpp_coll_send(pl, x, y, &item, 1, err);
             }
         }
         if (!rc)
             rc = mpp_coll_step_end(pl, err);
     }
-    if (!rc)
-        rc = mpp_coll_lazy_end(pl, err);
-    free(pstep);
     free(mem);
     return rc;
 }
@@ -155,44 +154,21 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
-/* One-port (all-port, n trees at once: the step recurrence,
- * steps_all_port): the dimension-cycling schedule, max_j (j + n C_j + 1)
- * steps (piece k of tree j leaves the root in step j + n k and reaches the
- * deepest node of the tree n steps later) of one message sent and one
- * received per node; a step takes the time of the largest piece that moves
- * in it (the last piece of a part may be short). */
+/* One-port (all-port, n trees at once: the same, steps_all_port): the
+ * step recurrence of the schedule (mpp_coll_schedule_time). Where every
+ * node receives in every step its steps all take the time of the largest
+ * piece that moves in them, msg_time(q, 1, 1, 1), over max_j (j + n C_j +
+ * 1) steps (piece k of tree j leaves the source in step j + n k and reaches
+ * the deepest node n steps later); in the first and last steps a node that
+ * receives nothing may send early, which the recurrence follows
+ * (docs/collectives.md). 0 when it cannot be planned (out of memory). */
+extern const mpp_coll_ops mpp_coll_msbt;
+
 static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    uint32_t n = m->n;
-    if (!n)
-        return 0;
-    uint64_t T = 0;
-    for (uint32_t j = 0; j < n; j++) {
-        uint64_t t = j + (uint64_t)n * mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) + 1;
-        T = t > T ? t : T;
-    }
-    /* piece k of tree j crosses a level e steps below the root (e = 0..n)
-     * in step j + n k + e (the step of its dimension) */
-    double sum = 0;
-    for (uint64_t t = 0; t < T; t++) {
-        uint64_t big = 0;
-        for (uint32_t j = 0; j < n; j++) {
-            uint64_t B = part_bytes(a->M, n, j);
-            uint32_t C = mpp_coll_pieces(B, a->chunk);
-            for (uint32_t e = 0; e <= n; e++) {
-                uint64_t base = (uint64_t)j + e;
-                if (t < base || (t - base) % n)
-                    continue;
-                uint64_t k = (t - base) / n;
-                if (k < C) {
-                    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, (uint32_t)k);
-                    big = q > big ? q : big;
-                }
-            }
-        }
-        sum += mpp_coll_msg_time(m, big, 1, 1, 1);
-    }
-    return sum;
+    double t = 0;
+    mpp_err err;
+    return m->n && !mpp_coll_schedule_time(&mpp_coll_msbt, a, m, &t, &err) ? t : 0;
 }
 
 static double ms_bound(const mpp_coll_model *m, const mpp_coll_args *a)

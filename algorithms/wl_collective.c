@@ -24,6 +24,7 @@
 #include "algorithms/coll.h"
 #include "algorithms/workloads.h"
 #include "core/base/units.h"
+#include "core/route.h"
 #include "core/schema.h"
 #include "core/sections.h"
 #include "core/sim.h"
@@ -127,6 +128,11 @@ static void model(const mpp_sim *s, uint32_t g, bool all_port, const uint32_t *m
     }
     m->topo = t;
     m->node = members;
+    const char *rt = c->net.routing ? c->net.routing->name : "";
+    if (!strcmp(rt, "ecube"))
+        m->route = MPP_COLL_ROUTE_DOR;
+    else if (!strcmp(rt, "xyyx"))
+        m->route = MPP_COLL_ROUTE_YX;
 }
 
 static void co_destroy(void *priv) { free(priv); }
