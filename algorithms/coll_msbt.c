@@ -8,6 +8,7 @@
 
 #include "algorithms/coll.h"
 #include "core/sections.h"
+#include "core/topo.h"
 
 static uint64_t part_bytes(uint64_t M, uint32_t n, uint32_t j)
 {
@@ -154,21 +155,61 @@ static int ms_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return mpp_coll_tree_finish(f, mem, pl, rc, err);
 }
 
-/* One-port (all-port, n trees at once: the same, steps_all_port): the
- * step recurrence of the schedule (mpp_coll_schedule_time). Where every
- * node receives in every step its steps all take the time of the largest
- * piece that moves in them, msg_time(q, 1, 1, 1), over max_j (j + n C_j +
- * 1) steps (piece k of tree j leaves the source in step j + n k and reaches
- * the deepest node n steps later); in the first and last steps a node that
- * receives nothing may send early, which the recurrence follows
- * (docs/collectives.md). 0 when it cannot be planned (out of memory). */
+/* The synchronous steps: max_j (j + n C_j + 1) steps (piece k of tree j
+ * leaves the source in step j + n k and reaches the deepest node n steps
+ * later), each as long as the largest piece that moves in it,
+ * msg_time(q, 1, 1, 1) (one message sent and one received per node). */
+static double ms_sync_sum(const mpp_coll_model *m, const mpp_coll_args *a)
+{
+    uint32_t n = m->n;
+    uint64_t T = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t t = j + (uint64_t)n * mpp_coll_pieces(part_bytes(a->M, n, j), a->chunk) + 1;
+        T = t > T ? t : T;
+    }
+    /* piece k of tree j crosses a level e steps below the source (e = 0..n)
+     * in step j + n k + e (the step of its dimension) */
+    double sum = 0;
+    for (uint64_t t = 0; t < T; t++) {
+        uint64_t big = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t B = part_bytes(a->M, n, j);
+            uint32_t C = mpp_coll_pieces(B, a->chunk);
+            for (uint32_t e = 0; e <= n; e++) {
+                uint64_t base = (uint64_t)j + e;
+                if (t < base || (t - base) % n)
+                    continue;
+                uint64_t k = (t - base) / n;
+                if (k < C) {
+                    uint64_t q = mpp_coll_piece_bytes(B, a->chunk, (uint32_t)k);
+                    big = q > big ? q : big;
+                }
+            }
+        }
+        sum += mpp_coll_msg_time(m, big, 1, 1, 1);
+    }
+    return sum;
+}
+
 extern const mpp_coll_ops mpp_coll_msbt;
 
+/* One-port (all-port, n trees at once: the step recurrence too,
+ * steps_all_port). On a hypercube the step recurrence of the
+ * dimension-cycling schedule (mpp_coll_schedule_time): where every node
+ * receives in every step it is the synchronous sum, and in the first and
+ * last steps a node that receives nothing may send early, which the
+ * recurrence follows (docs/collectives.md). Elsewhere (the CM-5, whose
+ * nodes the recurrence does not model) the synchronous sum. 0 when it
+ * cannot be planned (out of memory). */
 static double ms_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
+    if (!m->n)
+        return 0;
+    if (m->topo && m->topo->kind != MPP_TOPO_HYPERCUBE)
+        return ms_sync_sum(m, a);
     double t = 0;
     mpp_err err;
-    return m->n && !mpp_coll_schedule_time(&mpp_coll_msbt, a, m, &t, &err) ? t : 0;
+    return mpp_coll_schedule_time(&mpp_coll_msbt, a, m, &t, &err) ? 0 : t;
 }
 
 static double ms_bound(const mpp_coll_model *m, const mpp_coll_args *a)
