@@ -337,7 +337,7 @@ typedef struct lk_msg {
 
 /* A member's share of a step: its receives and its sends. */
 typedef struct lk_part {
-    uint32_t v, nrecv, nsend, s0, next;
+    uint32_t nrecv, nsend, s0, next;
     uint32_t pending, sent;  /* receives not in yet; sends whose head has cleared */
     double in, read;         /* the last receive in (read); the reading of its packets */
 } lk_part;
@@ -445,7 +445,7 @@ static int links_record(mpp_coll_plan *pl)
     for (uint32_t i = 0; i < pl->ntouched; i++) {
         uint32_t v = pl->touched[i], id = k->npart++;
         lk_part *q = &k->part[id];
-        *q = (lk_part){.v = v, .nrecv = pl->recvs[v], .nsend = pl->sends[v], .s0 = s0,
+        *q = (lk_part){.nrecv = pl->recvs[v], .nsend = pl->sends[v], .s0 = s0,
                        .next = NONE, .pending = pl->recvs[v]};
         s0 += q->nsend;
         q->sent = 0; /* the fill position while recording */
