@@ -79,6 +79,8 @@ void mpp_coll_group_end(mpp_coll_plan *pl)
     free(pl->t_cpu);
     free(pl->t_read);
     free(pl->t_posted);
+    free(pl->compute);
+    pl->compute = NULL;
     pl->t_start = pl->t_in = pl->t_port = pl->t_eject = pl->t_cpu = pl->t_read = NULL;
     pl->t_posted = NULL;
     pl->item_bytes = NULL;
@@ -121,7 +123,9 @@ int mpp_coll_group_begin(mpp_coll_plan *pl, const mpp_coll_group *grp, uint32_t 
     pl->recvs = calloc(g, sizeof *pl->recvs);
     pl->touched = malloc(g * sizeof *pl->touched);
     pl->touched_mark = calloc(g, 1);
-    bool ok = pl->item_bytes && pl->sends && pl->recvs && pl->touched && pl->touched_mark;
+    pl->compute = calloc(g, sizeof *pl->compute);
+    bool ok = pl->item_bytes && pl->sends && pl->recvs && pl->touched && pl->touched_mark &&
+              pl->compute;
     if (ok && track) {
         size_t cells = (size_t)g * pl->words;
         pl->held = calloc(cells ? cells : 1, sizeof *pl->held);
@@ -182,9 +186,12 @@ static void touch(mpp_coll_plan *pl, uint32_t m)
 static int add_msg(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
                    uint64_t bytes, mpp_err *err);
 
-/* mpp_coll_send, and with `back` mpp_coll_send_back. */
+enum { SEND_PLAIN = 0, SEND_BACK = 1, SEND_COMBINED = 2 };
+
+/* mpp_coll_send (PLAIN), mpp_coll_send_back (BACK), mpp_coll_send_combined
+ * (COMBINED: `size` bytes). */
 static int send_items(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
-                      bool back, mpp_err *err)
+                      int kind, uint64_t size, mpp_err *err)
 {
     assert(pl->in_step && a != b && a < pl->grp.g && b < pl->grp.g && n >= 1);
     if (pl->nmsgs >= MPP_COLL_MAX_MSGS)
@@ -203,7 +210,12 @@ static int send_items(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t 
                                    "collective plan: member %u sends item %u it does not hold "
                                    "(step %u)",
                                    a, i, pl->step);
-            if (back) {
+            if (kind == SEND_COMBINED) {
+                if (!(pl->held[wb] & bit))
+                    pl->inc[wb] |= bit;
+                continue;
+            }
+            if (kind == SEND_BACK) {
                 if (!(pl->held[wb] & bit))
                     return mpp_err_set(err, MPP_EINVAL,
                                        "collective plan: member %u sends item %u back to %u, "
@@ -222,19 +234,32 @@ static int send_items(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t 
                 (*c)++;
         }
     }
-    return add_msg(pl, a, b, it, n, bytes, err);
+    return add_msg(pl, a, b, it, n, kind == SEND_COMBINED ? size : bytes, err);
 }
 
 int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it, uint64_t n,
                   mpp_err *err)
 {
-    return send_items(pl, a, b, it, n, false, err);
+    return send_items(pl, a, b, it, n, SEND_PLAIN, 0, err);
 }
 
 int mpp_coll_send_back(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
                        uint64_t n, mpp_err *err)
 {
-    return send_items(pl, a, b, it, n, true, err);
+    return send_items(pl, a, b, it, n, SEND_BACK, 0, err);
+}
+
+int mpp_coll_send_combined(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                           uint64_t n, uint64_t bytes, mpp_err *err)
+{
+    return send_items(pl, a, b, it, n, SEND_COMBINED, bytes, err);
+}
+
+void mpp_coll_compute(mpp_coll_plan *pl, uint32_t m, uint64_t cycles)
+{
+    assert(pl->in_step && m < pl->grp.g);
+    touch(pl, m);
+    pl->compute[m] += cycles;
 }
 
 /* Append the message a -> b of n items (it) and `bytes` to the open step. */
@@ -301,6 +326,10 @@ static int emit(mpp_coll_plan *pl, uint32_t tag, mpp_err *err)
         uint32_t m = pl->touched[k];
         if (pl->recvs[m] + pl->sends[m] >= 2 || (async && pl->sends[m]))
             rc = mpp_progbuild_add(&pl->pb, node[m], (mpp_op){.code = MPP_OP_WAIT}, err);
+        if (!rc && pl->compute[m])
+            rc = mpp_progbuild_add(&pl->pb, node[m],
+                                   (mpp_op){.code = MPP_OP_COMPUTE, .bytes = pl->compute[m]},
+                                   err);
     }
     return rc;
 }
@@ -340,6 +369,7 @@ typedef struct lk_part {
     uint32_t nrecv, nsend, s0, next;
     uint32_t pending, sent;  /* receives not in yet; sends whose head has cleared */
     double in, read;         /* the last receive in (read); the reading of its packets */
+    double compute;          /* network cycles of computation after its WAIT */
 } lk_part;
 
 static void links_free(mpp_coll_links *k)
@@ -401,12 +431,26 @@ static uint32_t mesh_next_port(const mpp_topo *t, int route, uint32_t r, uint32_
     return t->port_base[r];
 }
 
+/* The same on a hypercube routed by e-cube: the highest differing address
+ * bit first (routers/dor.c; router r is node r, topologies/hypercube.c). */
+static uint32_t cube_next_port(const mpp_topo *t, uint32_t r, uint32_t to)
+{
+    uint32_t nb = r ^ (1u << (31 - __builtin_clz(r ^ to)));
+    for (uint32_t gp = t->port_base[r]; gp < t->port_base[r + 1]; gp++)
+        if (t->port_peer[gp] < MPP_TOPO_NODE && t->port_router[t->port_peer[gp]] == nb)
+            return gp;
+    assert(!"hypercube: no port to the neighbour");
+    return t->port_base[r];
+}
+
 /* The link message x's head takes next (the router output port of its
  * routed path); the head moves on to the next router (x->r). */
 static uint32_t links_next(const mpp_coll_links *k, lk_msg *x, uint32_t y_node)
 {
     const mpp_topo *t = k->t;
-    uint32_t gp = mesh_next_port(t, k->route, x->r, node_router(t, y_node));
+    uint32_t to = node_router(t, y_node);
+    uint32_t gp = t->kind == MPP_TOPO_HYPERCUBE ? cube_next_port(t, x->r, to)
+                                                : mesh_next_port(t, k->route, x->r, to);
     x->r = t->port_router[t->port_peer[gp]];
     return gp;
 }
@@ -446,7 +490,8 @@ static int links_record(mpp_coll_plan *pl)
         uint32_t v = pl->touched[i], id = k->npart++;
         lk_part *q = &k->part[id];
         *q = (lk_part){.nrecv = pl->recvs[v], .nsend = pl->sends[v], .s0 = s0,
-                       .next = NONE, .pending = pl->recvs[v]};
+                       .next = NONE, .pending = pl->recvs[v],
+                       .compute = (double)pl->compute[v] * pl->clock->cpu};
         s0 += q->nsend;
         q->sent = 0; /* the fill position while recording */
         if (k->first[v] == NONE)
@@ -540,6 +585,7 @@ static void lk_try_finish(lk_run *r, uint32_t v)
             r->start[v] = w;
         r->cpu[v] = w;
     }
+    r->cpu[v] += q->compute;
     r->cur[v] = q->next;
     lk_begin(r, v);
 }
@@ -717,6 +763,7 @@ static void clock_step(mpp_coll_plan *pl)
                 pl->t_start[v] = w;
             pl->t_cpu[v] = w;
         }
+        pl->t_cpu[v] += (double)pl->compute[v] * m->cpu;
         if (pl->t_in[v] > pl->t_end)
             pl->t_end = pl->t_in[v];
         pl->t_read[v] = 0;
@@ -752,6 +799,7 @@ int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err)
         uint32_t m = pl->touched[k];
         pl->touched_mark[m] = 0;
         pl->sends[m] = pl->recvs[m] = 0;
+        pl->compute[m] = 0;
         if (pl->held)
             for (uint32_t w = 0; w < pl->words; w++) {
                 size_t x = (size_t)m * pl->words + w;
@@ -1253,39 +1301,65 @@ int mpp_coll_tree_finish(mpp_coll_flow *f, uint32_t *mem, mpp_coll_plan *pl, int
 
 /* --- planning the groups ---------------------------------------------------- */
 
+int mpp_coll_prepare_none(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx,
+                          mpp_err *err)
+{
+    (void)a, (void)g, (void)N, (void)err;
+    *ctx = NULL;
+    return 0;
+}
+
+void mpp_coll_release_none(void *ctx) { (void)ctx; }
+
+/* One group of plan_groups; a has its ctx. */
+static int plan_group(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_coll_args *a,
+                      const mpp_coll_group *grp, mpp_err *err)
+{
+    uint32_t g = grp->g;
+    uint64_t n = ops->nitems(a, g);
+    if (n > UINT32_MAX / 2)
+        return mpp_err_set(err, MPP_EINVAL, "collective: %llu items in a group is too many",
+                           (unsigned long long)n);
+    uint64_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
+    uint32_t *origin = malloc((n ? n : 1) * sizeof *origin);
+    if (!bytes || !origin) {
+        free(bytes);
+        free(origin);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    }
+    ops->items(a, g, bytes, origin);
+    int rc = mpp_coll_group_begin(pl, grp, (uint32_t)n, bytes, origin, err);
+    free(bytes);
+    free(origin);
+    if (rc)
+        return rc;
+    rc = ops->build(pl, a, err);
+    if (!rc && pl->held)
+        for (uint32_t m = 0; m < g && !rc; m++)
+            for (uint32_t i = 0; i < (uint32_t)n && !rc; i++)
+                if (ops->wants(a, g, m, i) && !mpp_coll_holds(pl, m, i))
+                    rc = mpp_err_set(err, MPP_EINVAL,
+                                     "collective %s: member %u (node %u) lacks item %u at "
+                                     "the end (a plug-in bug)",
+                                     ops->name, m, grp->node[m], i);
+    mpp_coll_group_end(pl);
+    return rc;
+}
+
 int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_coll_args *a,
                          const mpp_coll_group *grp, uint32_t ngroups, mpp_err *err)
 {
     int rc = 0;
     for (uint32_t k = 0; k < ngroups && !rc; k++) {
-        uint32_t g = grp[k].g;
-        uint64_t n = ops->nitems(a, g);
-        if (n > UINT32_MAX / 2)
-            return mpp_err_set(err, MPP_EINVAL, "collective: %llu items in a group is too many",
-                               (unsigned long long)n);
-        uint64_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
-        uint32_t *origin = malloc((n ? n : 1) * sizeof *origin);
-        if (!bytes || !origin) {
-            free(bytes);
-            free(origin);
-            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
-        }
-        ops->items(a, g, bytes, origin);
-        rc = mpp_coll_group_begin(pl, &grp[k], (uint32_t)n, bytes, origin, err);
-        free(bytes);
-        free(origin);
-        if (rc)
+        mpp_coll_args b = *a;
+        void *ctx = NULL;
+        if (!b.ctx && (rc = ops->prepare(&b, grp[k].g, pl->N, &ctx, err)))
             return rc;
-        rc = ops->build(pl, a, err);
-        if (!rc && pl->held)
-            for (uint32_t m = 0; m < g && !rc; m++)
-                for (uint32_t i = 0; i < (uint32_t)n && !rc; i++)
-                    if (ops->wants(a, g, m, i) && !mpp_coll_holds(pl, m, i))
-                        rc = mpp_err_set(err, MPP_EINVAL,
-                                         "collective %s: member %u (node %u) lacks item %u at "
-                                         "the end (a plug-in bug)",
-                                         ops->name, m, grp[k].node[m], i);
-        mpp_coll_group_end(pl);
+        if (ctx)
+            b.ctx = ctx;
+        rc = plan_group(pl, ops, &b, &grp[k], err);
+        if (ctx)
+            ops->release(ctx);
     }
     return rc;
 }
@@ -1453,11 +1527,17 @@ double mpp_coll_pers_bound(const mpp_coll_model *m, const mpp_coll_args *a)
 
 /* Does the step recurrence follow the links of the messages' paths? On a
  * mesh with one-port nodes, routed in dimension order (docs/collectives.md,
- * "On a mesh"). */
-static bool links_modelled(const mpp_coll_model *m)
+ * "On a mesh"), and for a plug-in whose messages contend (ops->links) on a
+ * mesh or a hypercube routed in dimension order, with either port model
+ * (its members write their messages one after the other). */
+static bool links_modelled(const mpp_coll_ops *ops, const mpp_coll_model *m)
 {
-    return m->route != MPP_COLL_ROUTE_NONE && m->topo && m->node &&
-           m->topo->kind == MPP_TOPO_MESH && !m->all_port;
+    if (m->route == MPP_COLL_ROUTE_NONE || !m->topo || !m->node)
+        return false;
+    if (ops->links)
+        return m->topo->kind == MPP_TOPO_MESH ||
+               (m->topo->kind == MPP_TOPO_HYPERCUBE && m->route == MPP_COLL_ROUTE_DOR);
+    return m->topo->kind == MPP_TOPO_MESH && !m->all_port;
 }
 
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
@@ -1484,7 +1564,7 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
         node = ids;
     }
     mpp_coll_group grp = {m->g, node};
-    if (links_modelled(m) && !(pl.t_links = links_new(m->topo, m->route, m->g))) {
+    if (links_modelled(ops, m) && !(pl.t_links = links_new(m->topo, m->route, m->g))) {
         free(ids);
         mpp_coll_plan_free(&pl);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
@@ -1505,7 +1585,7 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
 double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
                          const mpp_coll_args *a)
 {
-    if (!links_modelled(m) && (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n)))
+    if (!links_modelled(ops, m) && (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n)))
         return ops->analytic(m, a);
     double t = 0;
     mpp_err err;

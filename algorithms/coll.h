@@ -116,6 +116,7 @@ typedef struct mpp_coll_plan {
     double *t_cpu;           /* [g] its processor is free */
     double *t_read;          /* [g] its processor's reading in the open step */
     uint8_t *t_posted;       /* [g] it has posted the open step's receives */
+    uint64_t *compute;       /* [g] processor cycles after the open step's WAIT */
     struct mpp_coll_links *t_links; /* the network's links (route != NONE), or NULL */
     double t_end;            /* the last arrival so far */
 } mpp_coll_plan;
@@ -154,6 +155,18 @@ int mpp_coll_send(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
  * must hold each item (else MPP_EINVAL); it is not counted as received. */
 int mpp_coll_send_back(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
                        uint64_t n, mpp_err *err);
+/* A message a -> b of `bytes` that carries what a holds of the items
+ * it[0 .. n-1] combined (a partial reduction of those contributions, or a
+ * node's distinct values for several users): its size is `bytes`, not the
+ * items' sum. With TRACK, a must hold each item; b then holds them too,
+ * whether or not it held some already (a combining receive is checked by
+ * values, algorithms/coll_red.h, not by holdings). Fails as mpp_coll_send. */
+int mpp_coll_send_combined(mpp_coll_plan *pl, uint32_t a, uint32_t b, const uint32_t *it,
+                           uint64_t n, uint64_t bytes, mpp_err *err);
+/* In the open step, member m computes for `cycles` processor cycles once
+ * its transfers of the step are done (after its WAIT: combining what it
+ * received). Adds up over calls. */
+void mpp_coll_compute(mpp_coll_plan *pl, uint32_t m, uint64_t cycles);
 /* End the step: programs, holdings. A step that sent nothing is dropped. */
 int mpp_coll_step_end(mpp_coll_plan *pl, mpp_err *err);
 
@@ -244,6 +257,7 @@ typedef struct mpp_coll_model {
     double w, r;             /* processor: writing / reading one packet, network cycles */
     double post;             /* processor: posting a receive, network cycles */
     double done;             /* processor: a message's completion handler, network cycles */
+    double cpu;              /* network cycles per processor cycle (computation) */
     uint32_t payload;        /* payload bytes per packet */
     uint32_t links;          /* links a node sends on at once with all-port nodes */
     double hops_mean;        /* mean distance between two members of the group */
@@ -343,6 +357,9 @@ struct mpp_coll_args {
     uint32_t links;      /* all-port: the links a node sends on at once (0: one per cube
                             dimension) */
     int alg;             /* alltoall: MPP_COLL_ALG_* */
+    const void *cfg;     /* the plug-in's own keys (ops->schema), or NULL: defaults */
+    void *ctx;           /* what ops->prepare made (NULL for plug-ins that make nothing) */
+    uint64_t seed;       /* the run's seed (random data allocation) */
 };
 
 /* Do the all-port schedules of the MSBT family (msbt, and scatter, gather
@@ -370,6 +387,17 @@ struct mpp_coll_ops {
      * (mpp_coll_trees_at_once) its analytic time is the step recurrence of
      * its schedule, not `analytic` (mpp_coll_analytic). */
     bool steps_all_port;
+    /* Its messages contend for links (a permutation, an irregular
+     * exchange): its step recurrence follows their dimension-order paths on
+     * hypercubes too, not only on meshes (mpp_coll_analytic). */
+    bool links;
+    /* Check the plug-in's keys against a group of g members on N nodes and
+     * make what its other hooks read through a->ctx (a mesh read from its
+     * file, a data allocation): MPP_EINVAL for bad keys or files (the
+     * message names the key, FILE:LINE where there is one), MPP_ENOMEM.
+     * Called before the others; release frees *ctx. */
+    int (*prepare)(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx, mpp_err *err);
+    void (*release)(void *ctx);
     /* Items of the open group: count, and for each its bytes and origin. */
     uint64_t (*nitems)(const mpp_coll_args *a, uint32_t g);
     void (*items)(const mpp_coll_args *a, uint32_t g, uint64_t *bytes, uint32_t *origin);
@@ -387,6 +415,11 @@ struct mpp_coll_ops {
     double (*analytic)(const mpp_coll_model *m, const mpp_coll_args *a);
     double (*bound)(const mpp_coll_model *m, const mpp_coll_args *a);
 };
+
+/* prepare and release for plug-ins without keys of their own to check. */
+int mpp_coll_prepare_none(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx,
+                          mpp_err *err);
+void mpp_coll_release_none(void *ctx);
 
 /* The registry (algorithms/coll_registry.c). */
 const mpp_coll_ops *mpp_coll_find(const char *name);

@@ -12,6 +12,10 @@ extern const mpp_coll_ops mpp_coll_scatter;
 extern const mpp_coll_ops mpp_coll_gather;
 extern const mpp_coll_ops mpp_coll_allgather;
 extern const mpp_coll_ops mpp_coll_alltoall;
+extern const mpp_coll_ops mpp_coll_reduce;
+extern const mpp_coll_ops mpp_coll_allreduce;
+extern const mpp_coll_ops mpp_coll_reduce_scatter;
+extern const mpp_coll_ops mpp_coll_scan;
 
 static const mpp_coll_ops *const all[] = {
     &mpp_coll_binomial,
@@ -21,6 +25,10 @@ static const mpp_coll_ops *const all[] = {
     &mpp_coll_gather,
     &mpp_coll_allgather,
     &mpp_coll_alltoall,
+    &mpp_coll_reduce,
+    &mpp_coll_allreduce,
+    &mpp_coll_reduce_scatter,
+    &mpp_coll_scan,
     NULL,
 };
 

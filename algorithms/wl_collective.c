@@ -12,6 +12,7 @@
  *                                machine (docs/collectives.md)
  *   bound_ms, bound_cycles       the lower bound (bytes at the link rate)
  *   vs_analytic, vs_bound        measured / formula, measured / bound
+ *   link_flits_max               flits over the busiest router-to-router channel
  *
  * Errors (MPP_EINVAL, before anything large is allocated): a collective
  * that needs power-of-two groups on a group that is not one, a root out of
@@ -112,6 +113,7 @@ static void model(const mpp_sim *s, uint32_t g, bool all_port, const uint32_t *m
     m->r = k * ((double)c->node.recv_packet_cycles + c->node.poll_cycles);
     m->post = k * c->node.recv_msg_cycles;
     m->done = k * c->node.handler_cycles;
+    m->cpu = k;
     m->rd = c->net.router_delay;
     m->ll = c->net.link_latency;
     m->links = all_port ? t->node_link_base[1] - t->node_link_base[0] : 1;
@@ -136,6 +138,9 @@ static void model(const mpp_sim *s, uint32_t g, bool all_port, const uint32_t *m
 }
 
 static void co_destroy(void *priv) { free(priv); }
+
+static int co_plan(mpp_sim *s, const co_cfg *c, mpp_coll_args *ap, uint32_t ng, uint32_t g,
+                   uint32_t R, uint32_t C, void **priv, mpp_err *err);
 
 static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
 {
@@ -172,7 +177,25 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     mpp_coll_args a = {.root = c->root, .M = c->bytes, .chunk = c->chunk,
                        .all_port = all_port,
                        .links = all_port ? t->node_link_base[1] - t->node_link_base[0] : 1,
-                       .alg = c->alg};
+                       .alg = c->alg, .cfg = c->coll_cfg.b,
+                       .seed = mpp_sim_config_get(s)->run.seed};
+    /* the plug-in's own keys and files (a mesh, a data allocation), once */
+    void *ctx = NULL;
+    if ((rc = c->collective->prepare(&a, g, N, &ctx, err)))
+        return rc;
+    a.ctx = ctx;
+    rc = co_plan(s, c, &a, ng, g, R, C, priv, err);
+    c->collective->release(ctx);
+    return rc;
+}
+
+/* The rest of co_setup, a with its plug-in's context. */
+static int co_plan(mpp_sim *s, const co_cfg *c, mpp_coll_args *ap, uint32_t ng, uint32_t g,
+                   uint32_t R, uint32_t C, void **priv, mpp_err *err)
+{
+    const mpp_coll_args a = *ap;
+    uint32_t N = mpp_sim_topology(s)->nodes;
+    int rc;
     uint64_t items = c->collective->nitems(&a, g);
     if (items * (uint64_t)ng > MPP_COLL_MAX_ENTRIES)
         return mpp_err_set(err, MPP_EINVAL,
@@ -224,7 +247,7 @@ static int co_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     mpp_coll_plan_free(&pl);
     if (!rc) {
         mpp_coll_model m;
-        model(s, g, all_port, grp[0].node, &m);
+        model(s, g, a.all_port, grp[0].node, &m);
         /* the processors start in cycle 0 and the first flit enters the
          * network in cycle 1 */
         double at = mpp_coll_analytic(c->collective, &m, &a);
@@ -264,6 +287,15 @@ static void co_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
     r->extra[5].d = run->bound;
     r->extra[6].d = run->analytic > 0 ? (double)end / run->analytic : NAN;
     r->extra[7].d = run->bound > 0 ? (double)end / run->bound : NAN;
+    /* the busiest router-to-router channel (node links are named "n...") */
+    uint64_t most = 0;
+    for (size_t i = 0; i < mpp_sim_channel_count(s); i++) {
+        mpp_channel_info ch;
+        mpp_sim_channel_get(s, i, &ch);
+        if (ch.from[0] == 'r' && ch.to[0] == 'r' && ch.flits > most)
+            most = ch.flits;
+    }
+    r->extra[8].u = most;
 }
 
 static const mpp_result_column co_columns[] = {
@@ -275,6 +307,7 @@ static const mpp_result_column co_columns[] = {
     {"bound_cycles", MPP_F_DOUBLE, "the lower bound, network cycles"},
     {"vs_analytic", MPP_F_DOUBLE, "measured / analytic"},
     {"vs_bound", MPP_F_DOUBLE, "measured / lower bound"},
+    {"link_flits_max", MPP_F_U64, "flits over the busiest router-to-router channel"},
 };
 
 static const mpp_summary_col co_summary[] = {
