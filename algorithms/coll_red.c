@@ -20,13 +20,21 @@ static const char *const alg_names[] = {"exchange", "reduce_bcast", NULL};
      "processor cycles to combine one element (load both, operate, store: an assumption, "   \
      "docs/collectives.md)"}
 
+#define PARTS_ROW                                                                            \
+    {"parts", MPP_PT_U32, offsetof(mpp_coll_red_cfg, parts), "0", 0, 32, NULL,               \
+     "all-port nodes with a link per dimension: cut the vector into this many parts, each "   \
+     "crossing the dimensions in its own rotated order (at most n; 0: n, every link at once; " \
+     "1: one dimension a step)"}
+
 const mpp_param mpp_coll_red_params[] = {RED_ROWS};
 const mpp_param mpp_coll_red_allreduce_params[] = {
     RED_ROWS,
     {"alg", MPP_PT_ENUM, offsetof(mpp_coll_red_cfg, alg), "exchange", 0, 0, alg_names,
      "exchange (recursive doubling across the dimensions) or reduce_bcast (reduce to member "
      "0, then broadcast, both pipelined in chunks)"},
+    PARTS_ROW,
 };
+const mpp_param mpp_coll_red_scatter_params[] = {RED_ROWS, PARTS_ROW};
 
 #define ESIZE 8u
 
@@ -51,7 +59,7 @@ uint32_t mpp_coll_red_member(uint32_t g, uint32_t root, uint32_t rel)
 }
 
 int mpp_coll_red_prepare(const mpp_coll_args *a, uint32_t g, const char *name, bool blocks,
-                         bool pipelined, void **ctx, mpp_err *err)
+                         bool pipelined, uint32_t parts, void **ctx, mpp_err *err)
 {
     mpp_coll_red_cfg cfg = {.op = MPP_RED_SUM, .type = MPP_RED_DOUBLE, .op_cycles = 4};
     if (a->cfg)
@@ -77,17 +85,28 @@ int mpp_coll_red_prepare(const mpp_coll_args *a, uint32_t g, const char *name, b
     r->cfg = cfg;
     r->g = g;
     uint64_t E = a->M / ESIZE;
-    if (blocks) {
-        r->L = E * g;
-        r->per = E;
-        r->S = g;
+    r->E = E;
+    r->blocks = blocks ? g : 1;
+    r->L = E * r->blocks;
+    if (pipelined && a->chunk) {
+        r->per = a->chunk / ESIZE;
+        r->q = (uint32_t)((E + r->per - 1) / r->per);
     } else {
-        r->L = E;
-        r->per = pipelined && a->chunk ? a->chunk / ESIZE : E;
-        r->S = (uint32_t)((E + r->per - 1) / r->per);
+        r->per = 0;
+        r->q = parts < 1 ? 1 : (uint64_t)parts > E ? (uint32_t)E : parts;
     }
+    r->S = r->blocks * r->q;
     *ctx = r;
     return 0;
+}
+
+uint32_t mpp_coll_red_parts(const mpp_coll_args *a, uint32_t g)
+{
+    uint32_t n = mpp_coll_red_dims(mpp_coll_red_pow2_below(g));
+    uint32_t want = a->cfg ? ((const mpp_coll_red_cfg *)a->cfg)->parts : 0;
+    if (!mpp_coll_trees_at_once(a, n))
+        return 1;
+    return want && want < n ? want : n;
 }
 
 void mpp_coll_red_release(void *ctx)
@@ -120,15 +139,24 @@ uint64_t mpp_coll_red_nitems(const mpp_coll_args *a, uint32_t g)
     return (uint64_t)g * r->S;
 }
 
+/* Segment s is part s % q of block s / q: pieces of per elements (the last
+ * shorter) when pipelined, else q balanced parts (the first E mod q one
+ * element longer). */
 uint64_t mpp_coll_red_seg_first(const mpp_coll_red_ctx *r, uint32_t s)
 {
-    return (uint64_t)s * r->per;
+    uint64_t b = s / r->q, k = s % r->q;
+    if (r->per)
+        return b * r->E + k * r->per;
+    uint64_t base = r->E / r->q, rem = r->E % r->q;
+    return b * r->E + k * base + (k < rem ? k : rem);
 }
 
 uint64_t mpp_coll_red_seg_len(const mpp_coll_red_ctx *r, uint32_t s)
 {
-    uint64_t f = mpp_coll_red_seg_first(r, s);
-    return r->L - f < r->per ? r->L - f : r->per;
+    uint64_t k = s % r->q;
+    if (r->per)
+        return r->E - k * r->per < r->per ? r->E - k * r->per : r->per;
+    return r->E / r->q + (k < r->E % r->q ? 1 : 0);
 }
 
 uint64_t mpp_coll_red_seg_bytes(const mpp_coll_red_ctx *r, uint32_t s)

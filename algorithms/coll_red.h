@@ -38,12 +38,15 @@ typedef struct mpp_coll_red_cfg {
     int type;            /* MPP_RED_DOUBLE, MPP_RED_INT64 */
     uint64_t op_cycles;  /* processor cycles per element combined */
     int alg;             /* allreduce: MPP_RED_EXCHANGE or MPP_RED_REDUCE_BCAST */
+    uint32_t parts;      /* allreduce exchange, reduce_scatter, all-port: parts (0: n) */
 } mpp_coll_red_cfg;
 
-/* The schema rows: op, type, op_cycles (mpp_coll_red_params, 3 rows) and
- * allreduce's with alg (mpp_coll_red_allreduce_params, 4 rows). */
+/* The schema rows: op, type, op_cycles (mpp_coll_red_params, 3 rows);
+ * allreduce's with alg and parts (mpp_coll_red_allreduce_params, 5 rows);
+ * reduce_scatter's with parts (mpp_coll_red_scatter_params, 4 rows). */
 extern const mpp_param mpp_coll_red_params[];
 extern const mpp_param mpp_coll_red_allreduce_params[];
+extern const mpp_param mpp_coll_red_scatter_params[];
 #define MPP_COLL_RED_NPARAMS 3
 
 /* One element. */
@@ -57,9 +60,13 @@ typedef union mpp_coll_red_val {
 typedef struct mpp_coll_red_ctx {
     mpp_coll_red_cfg cfg;
     uint32_t g;
-    uint32_t S;            /* segments */
-    uint64_t L;            /* elements of the vector */
-    uint64_t per;          /* elements per segment (the last may have fewer) */
+    uint32_t blocks;       /* blocks of the vector: g (reduce_scatter) or 1 */
+    uint64_t E;            /* elements of a block */
+    uint32_t q;            /* segments of a block */
+    uint32_t S;            /* segments: blocks x q; segment s is part s % q of block s / q */
+    uint64_t L;            /* elements of the vector: blocks x E */
+    uint64_t per;          /* pipelined: elements per segment (the last may have fewer);
+                              0: q balanced parts */
     /* values: NULL unless mpp_coll_red_values gave them */
     mpp_coll_red_val *in;  /* [g x L] the inputs (the test writes them) */
     mpp_coll_red_val *acc; /* [g x L] what every member holds (the result) */
@@ -70,10 +77,17 @@ typedef struct mpp_coll_red_ctx {
 /* ops->prepare of the reductions: check the keys (an operation the type
  * does not have; a vector that is not whole elements) and make the
  * context; `blocks`: the vector is g blocks of M bytes (reduce_scatter),
- * else one of M bytes cut into segments of chunk bytes when `pipelined`
- * (reduce, allreduce reduce_bcast), else one segment. */
+ * else one of M bytes; a block is cut into segments of chunk bytes when
+ * `pipelined` (reduce, allreduce reduce_bcast) and chunk > 0, else into
+ * `parts` balanced parts (at most its elements; all-port schedules send
+ * part k along its own sequence of dimensions). */
 int mpp_coll_red_prepare(const mpp_coll_args *a, uint32_t g, const char *name, bool blocks,
-                         bool pipelined, void **ctx, mpp_err *err);
+                         bool pipelined, uint32_t parts, void **ctx, mpp_err *err);
+/* The parts of the all-port exchange schedules on g members: the key
+ * `parts` (0: n), at most the dimensions n of the largest power-of-two cube
+ * in the group, when the nodes are all-port with a link per dimension
+ * (mpp_coll_trees_at_once), else 1. */
+uint32_t mpp_coll_red_parts(const mpp_coll_args *a, uint32_t g);
 void mpp_coll_red_release(void *ctx);
 /* Allocate the values of ctx (in, acc, pre, old; in zeroed). MPP_ENOMEM. */
 int mpp_coll_red_values(mpp_coll_red_ctx *r, mpp_err *err);

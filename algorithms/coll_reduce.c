@@ -7,7 +7,7 @@
 static int rd_prepare(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx, mpp_err *err)
 {
     (void)N;
-    return mpp_coll_red_prepare(a, g, "reduce", false, true, ctx, err);
+    return mpp_coll_red_prepare(a, g, "reduce", false, true, 1, ctx, err);
 }
 
 static uint64_t rd_crossings(const mpp_coll_args *a, uint32_t g)

@@ -11,7 +11,7 @@
 static int sc_prepare(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx, mpp_err *err)
 {
     (void)N;
-    return mpp_coll_red_prepare(a, g, "scan", false, false, ctx, err);
+    return mpp_coll_red_prepare(a, g, "scan", false, false, 1, ctx, err);
 }
 
 static uint64_t sc_crossings(const mpp_coll_args *a, uint32_t g)

@@ -49,7 +49,9 @@ typedef struct co_cfg {
 
 static const mpp_param co_params[] = {
     {"collective", MPP_PT_PLUGIN, offsetof(co_cfg, collective), "binomial", 0, 0, NULL,
-     "the collective (binomial, msbt, linear, scatter, gather, allgather, alltoall)",
+     "the collective (binomial, msbt, linear, scatter, gather, allgather, alltoall, reduce, "
+     "allreduce, reduce_scatter, scan, permute, grid_gather, grid_scatter); its own keys go "
+     "in workload.<collective>",
      &mpp_coll_family, offsetof(co_cfg, coll_cfg)},
     {"bytes", MPP_PT_BYTES, offsetof(co_cfg, bytes), "4KiB", 1, 1e9, NULL,
      "M: bytes of the message (broadcast) or of each block (personalized, all-to-all)"},
@@ -323,7 +325,8 @@ static const mpp_summary_col co_summary[] = {
 const mpp_workload_ops mpp_workload_collective = {
     .name = "collective",
     .help = "a collective (broadcast, scatter, gather, all-to-all broadcast or personalized "
-            "exchange) run by the node processors (Johnsson 1995)",
+            "exchange, reduction, scan, permutation, unstructured-grid gather or scatter) run "
+            "by the node processors (Johnsson 1995)",
     .schema = {co_params, MPP_COUNTOF(co_params), sizeof(co_cfg)},
     .flags = MPP_WL_NODES,
     .setup = co_setup,

@@ -2,8 +2,8 @@
  * (algorithms/coll_red.h: reduce, allreduce by exchange and by reduce +
  * broadcast, reduce_scatter, scan):
  *   - values: every reduction on groups of 2^0 .. 2^7 members and of the
- *     odd meshes' sizes (3x3, 3x5, 5x7, 1x7), whole vectors and pipelined
- *     segments, every operation of both types on random inputs, against a
+ *     odd meshes' sizes (3x3, 3x5, 5x7, 1x7), whole vectors, pipelined
+ *     segments and with all-port nodes (the exchanges cut into parts), every operation of both types on random inputs, against a
  *     sequential computation: exact for max, min and the integer
  *     operations (wrap-around sums), the double sum within the bound of
  *     any order of summation, (g - 1) eps sum |x|; with MPP_COLL_TRACK the
@@ -70,7 +70,7 @@ static bool same(const mpp_coll_red_ctx *r, mpp_coll_red_val got, uint32_t first
 /* Plan one case on g members (TRACK), the values on random inputs, and
  * check them; the number of elements checked. */
 static uint64_t check_values(const red_case *k, uint32_t g, int type, int op, uint64_t M,
-                             uint64_t chunk)
+                             uint64_t chunk, bool all_port)
 {
     const mpp_coll_ops *ops = mpp_coll_find(k->name);
     CHECK(ops != NULL);
@@ -81,7 +81,8 @@ static uint64_t check_values(const red_case *k, uint32_t g, int type, int op, ui
     cfg.type = type;
     cfg.op = op;
     cfg.alg = k->alg;
-    mpp_coll_args a = {.root = g > 3 ? 3 : 0, .M = M, .chunk = chunk, .cfg = &cfg};
+    mpp_coll_args a = {.root = g > 3 ? 3 : 0, .M = M, .chunk = chunk, .all_port = all_port,
+                       .cfg = &cfg};
     mpp_err err;
     void *ctx = NULL;
     int rc = ops->prepare(&a, g, g, &ctx, &err);
@@ -124,7 +125,7 @@ static uint64_t check_values(const red_case *k, uint32_t g, int type, int op, ui
                 want = true;
                 ok = same(r, r->acc[(size_t)m * r->L + e], 0, g - 1, e);
             } else if (!strcmp(k->name, "reduce_scatter")) {
-                if ((want = e / r->per == m))
+                if ((want = e / r->E == m))
                     ok = same(r, r->acc[(size_t)m * r->L + e], 0, g - 1, e);
             } else {
                 want = true;
@@ -149,10 +150,12 @@ static void test_values(void)
             uint32_t g = gi < 8 ? 1u << gi : odd[gi - 8];
             for (int type = 0; type < 2; type++)
                 for (int op = 0; op < (type ? 6 : 3); op++)
-                    for (int pipe = 0; pipe < 2; pipe++) {
-                        /* 5 elements a vector (a block of reduce_scatter),
-                         * pipelined in segments of 2 */
-                        checked += check_values(&cases[k], g, type, op, 40, pipe ? 16 : 0);
+                    for (int v = 0; v < 3; v++) {
+                        /* 5 elements a vector (a block of reduce_scatter):
+                         * whole, pipelined in segments of 2, and with
+                         * all-port nodes (the exchanges in parts) */
+                        checked += check_values(&cases[k], g, type, op, 40, v == 1 ? 16 : 0,
+                                                v == 2);
                         plans++;
                     }
         }
