@@ -16,6 +16,7 @@ extern const mpp_coll_ops mpp_coll_reduce;
 extern const mpp_coll_ops mpp_coll_allreduce;
 extern const mpp_coll_ops mpp_coll_reduce_scatter;
 extern const mpp_coll_ops mpp_coll_scan;
+extern const mpp_coll_ops mpp_coll_permute;
 
 static const mpp_coll_ops *const all[] = {
     &mpp_coll_binomial,
@@ -29,6 +30,7 @@ static const mpp_coll_ops *const all[] = {
     &mpp_coll_allreduce,
     &mpp_coll_reduce_scatter,
     &mpp_coll_scan,
+    &mpp_coll_permute,
     NULL,
 };
 
