@@ -12,6 +12,8 @@ extern const mpp_coll_ops mpp_coll_scatter;
 extern const mpp_coll_ops mpp_coll_gather;
 extern const mpp_coll_ops mpp_coll_allgather;
 extern const mpp_coll_ops mpp_coll_alltoall;
+extern const mpp_coll_ops mpp_coll_grid_gather;
+extern const mpp_coll_ops mpp_coll_grid_scatter;
 extern const mpp_coll_ops mpp_coll_reduce;
 extern const mpp_coll_ops mpp_coll_allreduce;
 extern const mpp_coll_ops mpp_coll_reduce_scatter;
@@ -26,6 +28,8 @@ static const mpp_coll_ops *const all[] = {
     &mpp_coll_gather,
     &mpp_coll_allgather,
     &mpp_coll_alltoall,
+    &mpp_coll_grid_gather,
+    &mpp_coll_grid_scatter,
     &mpp_coll_reduce,
     &mpp_coll_allreduce,
     &mpp_coll_reduce_scatter,

@@ -2,6 +2,9 @@
  *   - a 4 x 4 grid as a METIS graph file; a small mixed mesh (a point, a
  *     line, two triangles, a quadrangle) as gmsh 2.2 (plain and gzip) and
  *     4.1 (sparse node tags, a parametric node block): the same graph;
+ *   - the same meshes with their elements (mpp_partition_read_mesh), the
+ *     shipped airfoil's triangles, a METIS graph refused, the generated
+ *     grid (mpp_partition_grid_mesh);
  *   - the COM of known partitions of the grid (four quadrants; one vertex
  *     alone), partition files written and read back;
  *   - the shipped 2817-point NACA 0012 mesh with its shipped 32-way
@@ -167,6 +170,77 @@ static void test_msh(void)
             check_mesh_graph(&g, names[i]);
         mpp_partition_graph_free(&g);
     }
+}
+
+/* The elements of mesh22 / mesh41 (mpp_partition_read_mesh): the two
+ * triangles and the quadrangle in file order, vertices 0-based in file
+ * order; the point and the line are not elements. A METIS graph is refused
+ * at its first line; the shipped airfoil has its triangles; the generated
+ * grid is row-major quadrangles. */
+static void test_mesh_elements(void)
+{
+    static const uint32_t want_first[] = {0, 3, 6, 10};
+    static const uint32_t want_vert[] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 2};
+    const char *names[] = {"e22.msh", "e22.msh.gz", "e41.msh"};
+    const char *texts[] = {mesh22, mesh22, mesh41};
+    char path[256];
+    mpp_err err;
+    for (int i = 0; i < 3; i++) {
+        mpp_partition_mesh m;
+        int rc = mpp_partition_read_mesh(put(names[i], texts[i], path, sizeof path), &m, &err);
+        CHECKF(rc == 0, "%s: %s", names[i], err.msg);
+        if (rc)
+            continue;
+        CHECKF(m.nverts == 6 && m.nelems == 3, "%s: %" PRIu32 " vertices, %" PRIu32
+               " elements", names[i], m.nverts, m.nelems);
+        CHECK(mpp_partition_mesh_check(&m));
+        for (uint32_t e = 0; e <= 3 && m.nelems == 3; e++)
+            CHECKF(m.first[e] == want_first[e], "%s: first[%u] = %u", names[i], e, m.first[e]);
+        for (uint32_t k = 0; k < 10 && m.nelems == 3; k++)
+            CHECKF(m.vert[k] == want_vert[k], "%s: vert[%u] = %u", names[i], k, m.vert[k]);
+        mpp_partition_mesh_free(&m);
+        mpp_partition_mesh_free(&m); /* emptied: a no-op */
+    }
+    mpp_partition_mesh_free(NULL);
+    /* a METIS graph has no elements */
+    char text[1024];
+    grid_text(text, sizeof text);
+    mpp_partition_mesh m;
+    int rc = mpp_partition_read_mesh(put("g.graph", text, path, sizeof path), &m, &err);
+    CHECKF(rc == MPP_EFORMAT && strstr(err.msg, "g.graph:2: ") && strstr(err.msg, "gmsh"), "%s",
+           err.msg);
+    CHECK(m.first == NULL && m.vert == NULL);
+    /* a mesh error names its line, as for the graph */
+    snprintf(text, sizeof text, "%s", mesh22);
+    char *at = strstr(text, "4 2 2 1 1 1 3 4");
+    if (at)
+        at[14] = '9'; /* node 9 does not exist (line 22) */
+    rc = mpp_partition_read_mesh(put("bad.msh", text, path, sizeof path), &m, &err);
+    CHECKF(rc == MPP_EFORMAT && strstr(err.msg, "bad.msh:22: ") && strstr(err.msg, "node 9"),
+           "%s", err.msg);
+    rc = mpp_partition_read_mesh("/nonexistent/x.msh", &m, &err);
+    CHECKF(rc == MPP_EIO, "%s", err.msg);
+    /* the shipped airfoil: 5398 triangles over 2817 vertices */
+    snprintf(path, sizeof path, "%s/traces/data/naca0012_2817.msh.gz", srcdir);
+    rc = mpp_partition_read_mesh(path, &m, &err);
+    CHECKF(rc == 0 && m.nverts == 2817 && m.nelems == 5398 && m.first[m.nelems] == 3 * 5398,
+           "%s", rc ? err.msg : "wrong counts");
+    if (!rc)
+        CHECK(mpp_partition_mesh_check(&m));
+    mpp_partition_mesh_free(&m);
+    /* the generated grid */
+    rc = mpp_partition_grid_mesh(3, 4, &m, &err);
+    CHECKF(rc == 0 && m.nverts == 12 && m.nelems == 6 && m.first[6] == 24, "%s",
+           rc ? err.msg : "wrong counts");
+    if (!rc) {
+        static const uint32_t q4[] = {5, 6, 10, 9}; /* element (1, 1) */
+        for (int k = 0; k < 4; k++)
+            CHECK(m.vert[m.first[4] + (uint32_t)k] == q4[k]);
+        CHECK(mpp_partition_mesh_check(&m));
+    }
+    mpp_partition_mesh_free(&m);
+    CHECK(mpp_partition_grid_mesh(1, 5, &m, &err) == MPP_EINVAL);
+    CHECK(mpp_partition_grid_mesh(5000, 5000, &m, &err) == MPP_EINVAL && m.first == NULL);
 }
 
 static void test_com(void)
@@ -419,6 +493,7 @@ int main(int argc, char **argv)
     }
     test_graph();
     test_msh();
+    test_mesh_elements();
     test_com();
     test_shipped();
     test_metis();

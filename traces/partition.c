@@ -17,7 +17,10 @@
  *                 numbers the vertices in file order; $Elements
  *                 (msh_elements2 / msh_elements4) collects the edges of
  *                 triangles and quadrangles as 64-bit keys (lo << 32 | hi),
- *                 which build_csr() sorts, deduplicates and turns into rows.
+ *                 which build_csr() sorts, deduplicates and turns into rows;
+ *                 for mpp_partition_read_mesh the same pass keeps the
+ *                 elements' vertex lists instead (efirst, everts), which
+ *                 take_elements() hands over as they are.
  *
  * The COM. For every vertex v of part p, each distinct part q != p among
  * v's neighbours adds 1 to COM(p, q): v is a ghost vertex that p must send
@@ -379,11 +382,15 @@ fail:
 typedef struct msh {
     mpp_lines *r;
     int v4;              /* format 4.1 (else 2.2) */
+    int want_graph;      /* collect the edges (mpp_partition_read_graph) */
+    int want_elements;   /* keep the elements (mpp_partition_read_mesh) */
     uint32_t n;          /* nodes */
     uint64_t *tags;      /* [n] node tag of vertex i */
     uint64_t *sorted;    /* [n] (tag << 32 | index) sorted, unless dense */
     int dense;           /* tags[i] == i + 1 for every i */
     vec edges;           /* uint64 keys lo << 32 | hi, lo < hi */
+    vec efirst;          /* uint32: where each kept element's vertices start in everts */
+    vec everts;          /* uint32: the kept elements' vertices, in file order */
     uint64_t elements2d;
 } msh;
 
@@ -634,6 +641,20 @@ static int msh_element(msh *m, uint64_t tag, uint64_t type, const uint64_t *node
                                        "element %" PRIu64 " uses node %" PRIu64 " twice", tag,
                                        nodes[i]);
     m->elements2d++;
+    if (m->want_elements) {
+        if (m->everts.len > UINT32_MAX - k || m->elements2d >= UINT32_MAX)
+            return mpp_lines_error(m->r, mpp_lines_number(m->r),
+                                   "too many elements (at most %u vertex uses in all)",
+                                   UINT32_MAX);
+        if (vec_reserve(&m->efirst, 1) || vec_reserve(&m->everts, k))
+            return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                               mpp_lines_path(m->r));
+        ((uint32_t *)m->efirst.a)[m->efirst.len++] = (uint32_t)m->everts.len;
+        for (uint32_t i = 0; i < k; i++)
+            ((uint32_t *)m->everts.a)[m->everts.len++] = v[i];
+    }
+    if (!m->want_graph)
+        return 0;
     if (vec_reserve(&m->edges, k))
         return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
                            mpp_lines_path(m->r));
@@ -782,10 +803,28 @@ static int build_csr(msh *m, mpp_partition_graph *g)
     return 0;
 }
 
-/* gmsh mesh: r has just returned the `$MeshFormat` line. */
-static int read_msh(mpp_lines *r, mpp_partition_graph *g)
+/* Hand the kept elements over to out (see the file comment). */
+static int take_elements(msh *m, mpp_partition_mesh *out)
 {
-    msh m = {.r = r, .edges = {.elem = sizeof(uint64_t)}};
+    if (vec_reserve(&m->efirst, 1))
+        return mpp_err_set(mpp_lines_err(m->r), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(m->r));
+    out->nverts = m->n;
+    out->nelems = (uint32_t)m->efirst.len;
+    ((uint32_t *)m->efirst.a)[m->efirst.len++] = (uint32_t)m->everts.len;
+    out->first = m->efirst.a;
+    out->vert = m->everts.a;
+    m->efirst.a = m->everts.a = NULL;
+    return 0;
+}
+
+/* gmsh mesh: r has just returned the `$MeshFormat` line. Builds the graph
+ * into g and / or keeps the elements in mesh (either may be NULL). */
+static int read_msh(mpp_lines *r, mpp_partition_graph *g, mpp_partition_mesh *mesh)
+{
+    msh m = {.r = r, .want_graph = g != NULL, .want_elements = mesh != NULL,
+             .edges = {.elem = sizeof(uint64_t)}, .efirst = {.elem = sizeof(uint32_t)},
+             .everts = {.elem = sizeof(uint32_t)}};
     char *line, *s, *tok;
     int rc = msh_line(&m, &line, "MeshFormat");
     if (rc)
@@ -873,11 +912,18 @@ static int read_msh(mpp_lines *r, mpp_partition_graph *g)
                              "2D (gmsh -2)");
         goto done;
     }
-    rc = build_csr(&m, g);
+    if (g)
+        rc = build_csr(&m, g);
+    if (!rc && mesh)
+        rc = take_elements(&m, mesh);
+    if (rc && g)
+        mpp_partition_graph_free(g);
 done:
     free(m.tags);
     free(m.sorted);
     free(m.edges.a);
+    free(m.efirst.a);
+    free(m.everts.a);
     return rc;
 }
 
@@ -896,12 +942,102 @@ int mpp_partition_read_graph(const char *path, mpp_partition_graph *g, mpp_err *
                              "empty file: expected a METIS graph header `n m [fmt]` or a "
                              "gmsh mesh ($MeshFormat)");
     else if (rc == 1)
-        rc = !strcmp(line, "$MeshFormat") ? read_msh(r, g) : read_metis(r, line, g);
+        rc = !strcmp(line, "$MeshFormat") ? read_msh(r, g, NULL) : read_metis(r, line, g);
     mpp_lines_close(r);
     if (rc)
         memset(g, 0, sizeof *g);
     assert(rc || mpp_partition_graph_check(g));
     return rc;
+}
+
+/* ---- meshes with their elements --------------------------------------------- */
+
+void mpp_partition_mesh_free(mpp_partition_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->first);
+    free(m->vert);
+    memset(m, 0, sizeof *m);
+}
+
+bool mpp_partition_mesh_check(const mpp_partition_mesh *m)
+{
+    if (!m->first || !m->vert || m->first[0] != 0)
+        return false;
+    for (uint32_t e = 0; e < m->nelems; e++) {
+        uint32_t a = m->first[e], b = m->first[e + 1];
+        if (b < a || b - a < 3 || b - a > 4)
+            return false;
+        for (uint32_t i = a; i < b; i++) {
+            if (m->vert[i] >= m->nverts)
+                return false;
+            for (uint32_t j = i + 1; j < b; j++)
+                if (m->vert[i] == m->vert[j])
+                    return false;
+        }
+    }
+    return true;
+}
+
+int mpp_partition_read_mesh(const char *path, mpp_partition_mesh *mesh, mpp_err *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    mpp_lines *r;
+    int rc = mpp_lines_open(&r, path, 0, err);
+    if (rc)
+        return rc;
+    char *line;
+    while ((rc = next_line(r, &line)) == 1 && (!line[0] || line[0] == '%'))
+        ;
+    if (rc == 0)
+        rc = mpp_lines_error(r, mpp_lines_number(r) + 1,
+                             "empty file: expected a gmsh mesh ($MeshFormat)");
+    else if (rc == 1 && strcmp(line, "$MeshFormat"))
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "expected a gmsh mesh ($MeshFormat), found '%.40s' (a METIS "
+                             "graph has no elements)",
+                             line);
+    else if (rc == 1)
+        rc = read_msh(r, NULL, mesh);
+    mpp_lines_close(r);
+    if (rc)
+        memset(mesh, 0, sizeof *mesh);
+    assert(rc || mpp_partition_mesh_check(mesh));
+    return rc;
+}
+
+int mpp_partition_grid_mesh(uint32_t R, uint32_t C, mpp_partition_mesh *mesh, mpp_err *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    if (R < 2 || C < 2 || (uint64_t)R * C > MPP_PARTITION_GRID_MAX)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "grid %" PRIu32 "x%" PRIu32 ": expected at least 2 x 2 and at most "
+                           "%" PRIu64 " vertices",
+                           R, C, (uint64_t)MPP_PARTITION_GRID_MAX);
+    uint32_t ne = (R - 1) * (C - 1);
+    mesh->first = malloc(((size_t)ne + 1) * sizeof *mesh->first);
+    mesh->vert = malloc((size_t)ne * 4 * sizeof *mesh->vert);
+    if (!mesh->first || !mesh->vert) {
+        mpp_partition_mesh_free(mesh);
+        return mpp_err_set(err, MPP_ENOMEM, "grid %" PRIu32 "x%" PRIu32 ": out of memory", R,
+                           C);
+    }
+    mesh->nverts = R * C;
+    mesh->nelems = ne;
+    uint32_t e = 0;
+    for (uint32_t r = 0; r + 1 < R; r++)
+        for (uint32_t c = 0; c + 1 < C; c++, e++) {
+            uint32_t v = r * C + c, *q = mesh->vert + (size_t)e * 4;
+            mesh->first[e] = e * 4;
+            q[0] = v;
+            q[1] = v + 1;
+            q[2] = v + C + 1;
+            q[3] = v + C;
+        }
+    mesh->first[ne] = ne * 4;
+    assert(mpp_partition_mesh_check(mesh));
+    return 0;
 }
 
 /* ---- partitions ------------------------------------------------------------- */

@@ -5,6 +5,11 @@
  * at least one vertex owned by j (what part i must send part j so that j
  * holds a copy of each of its ghost vertices), msg_unit 1.
  *
+ * The same gmsh reader also yields the mesh itself, its elements' vertex
+ * lists (mpp_partition_read_mesh: the unstructured-grid collectives,
+ * algorithms/coll_grid.c), and a generated R x C grid of quadrangles stands
+ * in for a file (mpp_partition_grid_mesh).
+ *
  * Files (docs/formats.md), plain or gzip-compressed (zlib reads both):
  *   - METIS graph files (`n m [fmt]`, then one line of 1-based neighbours
  *     per vertex; unweighted graphs only, fmt 0);
@@ -49,6 +54,43 @@ void mpp_partition_graph_free(mpp_partition_graph *g);
 
 /* The invariants above; true when they hold (for assert). */
 bool mpp_partition_graph_check(const mpp_partition_graph *g);
+
+/* A 2D mesh with its elements (the triangles and quadrangles of a gmsh
+ * mesh, or a generated grid): element e's vertices are vert[first[e] ..
+ * first[e + 1]), 3 or 4 of them, distinct, 0-based (the mesh nodes in file
+ * order, as in the graph), in the element's own node order (gmsh:
+ * counter-clockwise for a mesh gmsh wrote). The elements are numbered in
+ * file order; points and lines are not elements here. */
+typedef struct mpp_partition_mesh {
+    uint32_t nverts;     /* vertices */
+    uint32_t nelems;     /* elements */
+    uint32_t *first;     /* [nelems + 1], first[0] == 0 */
+    uint32_t *vert;      /* [first[nelems]] */
+} mpp_partition_mesh;
+
+/* The most vertices of a generated grid. */
+#define MPP_PARTITION_GRID_MAX (UINT64_C(1) << 24)
+
+/* Read a gmsh mesh (2.2 or 4.1, plain or gzip; the same parser as
+ * mpp_partition_read_graph) into m, keeping its elements; the caller frees
+ * m with mpp_partition_mesh_free. A METIS graph file is refused (it has no
+ * elements). On failure m holds nothing. MPP_EIO, MPP_EFORMAT ("FILE:LINE:
+ * ..."), MPP_ENOMEM. */
+int mpp_partition_read_mesh(const char *path, mpp_partition_mesh *m, mpp_err *err);
+
+/* The R x C grid: vertex r C + c (row-major) for 0 <= r < R, 0 <= c < C,
+ * and the (R - 1)(C - 1) unit squares as quadrangles, row-major by their
+ * top-left vertex (r, c), each with the vertices (r, c), (r, c + 1), (r + 1,
+ * c + 1), (r + 1, c): counter-clockwise with rows growing upwards, and the
+ * first vertex the square's lowest-numbered one. MPP_EINVAL when R or C is
+ * below 2 or R C above MPP_PARTITION_GRID_MAX; MPP_ENOMEM. */
+int mpp_partition_grid_mesh(uint32_t R, uint32_t C, mpp_partition_mesh *m, mpp_err *err);
+
+/* Free what m owns and empty it; NULL or a zeroed m is a no-op. */
+void mpp_partition_mesh_free(mpp_partition_mesh *m);
+
+/* The invariants above; true when they hold (for assert). */
+bool mpp_partition_mesh_check(const mpp_partition_mesh *m);
 
 /* True when mppnet was built with METIS (meson feature `metis`). */
 bool mpp_partition_have_metis(void);

@@ -81,7 +81,7 @@ typedef struct mpp_param {
 /* Configuration storage for a plug-in, held by value inside mpp_sim_config
  * so configurations can be copied with `=`. A plug-in's config struct must fit
  * (checked when the registry is consulted). */
-#define MPP_BLOB_SIZE 256
+#define MPP_BLOB_SIZE 1024 /* two file names (MPP_STR_MAX each) and a few keys */
 typedef struct mpp_blob {
     _Alignas(8) unsigned char b[MPP_BLOB_SIZE];
 } mpp_blob;
