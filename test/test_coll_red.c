@@ -232,16 +232,7 @@ static void expect_error(const char *wl, const char *text_part)
              "mppnet: 1\nmachine: hypercube\nnetwork: {hypercube: {dim: 3}}\nworkload: {type: "
              "collective, %s}\n",
              wl);
-    mpp_err err;
-    mpp_experiment *e = mpp_experiment_parse(text, "t.yaml", 0, NULL, &err);
-    CHECKF(e != NULL, "%s: %s", wl, err.msg);
-    if (!e)
-        return;
-    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
-    CHECKF(s == NULL && err.code == MPP_EINVAL && strstr(err.msg, text_part), "%s: %s", wl,
-           s ? "accepted" : err.msg);
-    mpp_sim_destroy(s);
-    mpp_experiment_destroy(e);
+    test_setup_refused(text, text_part);
 }
 
 static void test_errors(void)

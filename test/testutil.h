@@ -196,4 +196,20 @@ static inline mpp_sim *test_run_text(const char *text, size_t nov, const char *c
     return s;
 }
 
+/* An experiment's text whose first run the setup must refuse with
+ * MPP_EINVAL and a message containing `part`. */
+static inline void test_setup_refused(const char *text, const char *part)
+{
+    mpp_err err;
+    mpp_experiment *e = mpp_experiment_parse(text, "t.yaml", 0, NULL, &err);
+    CHECKF(e != NULL, "%s: %s", text, err.msg);
+    if (!e)
+        return;
+    mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, 0), &err);
+    CHECKF(s == NULL && err.code == MPP_EINVAL && strstr(err.msg, part), "%s: %s", text,
+           s ? "accepted" : err.msg);
+    mpp_sim_destroy(s);
+    mpp_experiment_destroy(e);
+}
+
 #endif

@@ -927,9 +927,12 @@ done:
     return rc;
 }
 
-int mpp_partition_read_graph(const char *path, mpp_partition_graph *g, mpp_err *err)
+/* Read the graph (g) or the mesh with its elements (mesh, a gmsh file
+ * only) at path: its format told by its first line that is neither empty
+ * nor a comment. */
+static int read_file(const char *path, mpp_partition_graph *g, mpp_partition_mesh *mesh,
+                     mpp_err *err)
 {
-    memset(g, 0, sizeof *g);
     mpp_lines *r;
     int rc = mpp_lines_open(&r, path, 0, err);
     if (rc)
@@ -939,11 +942,26 @@ int mpp_partition_read_graph(const char *path, mpp_partition_graph *g, mpp_err *
         ;
     if (rc == 0)
         rc = mpp_lines_error(r, mpp_lines_number(r) + 1,
-                             "empty file: expected a METIS graph header `n m [fmt]` or a "
-                             "gmsh mesh ($MeshFormat)");
+                             mesh ? "empty file: expected a gmsh mesh ($MeshFormat)"
+                                  : "empty file: expected a METIS graph header `n m [fmt]` or "
+                                    "a gmsh mesh ($MeshFormat)");
+    else if (rc == 1 && !strcmp(line, "$MeshFormat"))
+        rc = read_msh(r, g, mesh);
+    else if (rc == 1 && mesh)
+        rc = mpp_lines_error(r, mpp_lines_number(r),
+                             "expected a gmsh mesh ($MeshFormat), found '%.40s' (a METIS "
+                             "graph has no elements)",
+                             line);
     else if (rc == 1)
-        rc = !strcmp(line, "$MeshFormat") ? read_msh(r, g, NULL) : read_metis(r, line, g);
+        rc = read_metis(r, line, g);
     mpp_lines_close(r);
+    return rc;
+}
+
+int mpp_partition_read_graph(const char *path, mpp_partition_graph *g, mpp_err *err)
+{
+    memset(g, 0, sizeof *g);
+    int rc = read_file(path, g, NULL, err);
     if (rc)
         memset(g, 0, sizeof *g);
     assert(rc || mpp_partition_graph_check(g));
@@ -983,24 +1001,7 @@ bool mpp_partition_mesh_check(const mpp_partition_mesh *m)
 int mpp_partition_read_mesh(const char *path, mpp_partition_mesh *mesh, mpp_err *err)
 {
     memset(mesh, 0, sizeof *mesh);
-    mpp_lines *r;
-    int rc = mpp_lines_open(&r, path, 0, err);
-    if (rc)
-        return rc;
-    char *line;
-    while ((rc = next_line(r, &line)) == 1 && (!line[0] || line[0] == '%'))
-        ;
-    if (rc == 0)
-        rc = mpp_lines_error(r, mpp_lines_number(r) + 1,
-                             "empty file: expected a gmsh mesh ($MeshFormat)");
-    else if (rc == 1 && strcmp(line, "$MeshFormat"))
-        rc = mpp_lines_error(r, mpp_lines_number(r),
-                             "expected a gmsh mesh ($MeshFormat), found '%.40s' (a METIS "
-                             "graph has no elements)",
-                             line);
-    else if (rc == 1)
-        rc = read_msh(r, NULL, mesh);
-    mpp_lines_close(r);
+    int rc = read_file(path, NULL, mesh, err);
     if (rc)
         memset(mesh, 0, sizeof *mesh);
     assert(rc || mpp_partition_mesh_check(mesh));
