@@ -2,7 +2,9 @@
  * (ASCII 2.2 and 4.1): the input follows a `$MeshFormat` line (prepended
  * when missing, so every execution reaches the mesh parser); it is read or
  * refused with a FILE:LINE message, and a mesh that reads is a graph that
- * holds the invariants of mpp_partition_graph_check. */
+ * holds the invariants of mpp_partition_graph_check; read again with its
+ * elements (mpp_partition_read_mesh), it reads too, holds the invariants of
+ * mpp_partition_mesh_check and has the graph's vertices. */
 #include "test/fuzz/fuzz_util.h"
 
 #include "traces/partition.h"
@@ -29,13 +31,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mpp_err err;
     const char *path = fuzz_file(buf, n, NULL);
     free(buf);
-    if (mpp_partition_read_graph(path, &g, &err)) {
-        if (!err.msg[0])
-            abort(); /* a failure must say why */
+    mpp_partition_mesh m;
+    int rg = mpp_partition_read_graph(path, &g, &err);
+    if (rg && !err.msg[0])
+        abort(); /* a failure must say why */
+    int rm = mpp_partition_read_mesh(path, &m, &err);
+    if (rm && !err.msg[0])
+        abort();
+    if (!rg != !rm)
+        abort(); /* the same parser: both read or neither */
+    if (rg)
         return 0;
-    }
-    if (!mpp_partition_graph_check(&g))
+    if (!mpp_partition_graph_check(&g) || !mpp_partition_mesh_check(&m) || m.nverts != g.n)
         abort();
     mpp_partition_graph_free(&g);
+    mpp_partition_mesh_free(&m);
     return 0;
 }
