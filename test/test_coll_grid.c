@@ -29,7 +29,7 @@
 #include "traces/partition.h"
 
 static char srcdir[512] = "";
-static char tmpdir[64];
+static char tmpdir[200]; /* paths below it fit in 256 bytes */
 
 /* The source tree: argv[1], else this file's folder's parent (relative to
  * the build root, where the compiler ran: the executable's grandparent). */
@@ -478,16 +478,13 @@ static void test_runs(void)
 int main(int argc, char **argv)
 {
     find_srcdir(argc, argv);
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mppnet_coll_grid_XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (test_mkdtemp("mppnet_coll_grid", tmpdir, sizeof tmpdir))
         return 1;
-    }
     test_alloc();
     test_plans();
     test_refusals();
     test_runs();
-    char cmd[128];
+    char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);

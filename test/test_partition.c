@@ -26,7 +26,7 @@
 #include "traces/partition.h"
 
 static const char *srcdir = ".";
-static char tmpdir[64];
+static char tmpdir[200]; /* paths below it fit in 256 bytes */
 
 /* Write text to tmpdir/name (gzip when name ends in .gz); the path in buf. */
 static const char *put(const char *name, const char *text, char *buf, size_t cap)
@@ -486,11 +486,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         srcdir = argv[1];
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mppnet_partition_XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (test_mkdtemp("mppnet_partition", tmpdir, sizeof tmpdir))
         return 1;
-    }
     test_graph();
     test_msh();
     test_mesh_elements();
@@ -498,7 +495,7 @@ int main(int argc, char **argv)
     test_shipped();
     test_metis();
     test_bad();
-    char cmd[128];
+    char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);

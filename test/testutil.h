@@ -196,6 +196,19 @@ static inline mpp_sim *test_run_text(const char *text, size_t nov, const char *c
     return s;
 }
 
+/* Make a fresh directory $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR) into
+ * buf; 0, or -1 after printing why. */
+static inline int test_mkdtemp(const char *name, char *buf, size_t len)
+{
+    const char *t = getenv("TMPDIR");
+    int n = snprintf(buf, len, "%s/%s.XXXXXX", t && *t ? t : "/tmp", name);
+    if (n < 0 || (size_t)n >= len || !mkdtemp(buf)) {
+        perror("mkdtemp");
+        return -1;
+    }
+    return 0;
+}
+
 /* An experiment's text whose first run the setup must refuse with
  * MPP_EINVAL and a message containing `part`. */
 static inline void test_setup_refused(const char *text, const char *part)
