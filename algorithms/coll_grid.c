@@ -206,6 +206,16 @@ static int cmp_key(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* Is incidence j (of the element whose incidences start at a) the first
+ * of its element whose vertex has its owner, o? */
+static bool first_of_owner(const grid_ctx *x, uint32_t a, uint32_t j, uint32_t o)
+{
+    for (uint32_t q = a; q < j; q++)
+        if (x->vowner[x->mesh.vert[q]] == o)
+            return false;
+    return true;
+}
+
 /* Append a message; the caller has room. */
 static void add(grid_ctx *x, uint32_t from, uint32_t to, uint32_t first, uint32_t n,
                 uint32_t distinct)
@@ -252,10 +262,8 @@ static int build_messages(grid_ctx *x, mpp_err *err)
     for (uint32_t el = 0; el < me->nelems; el++) {
         uint32_t a = me->first[el], b = me->first[el + 1], own = x->eowner[el];
         for (uint32_t j = a; j < b; j++) {
-            uint32_t o = x->vowner[me->vert[j]], seen = 0;
-            for (uint32_t q = a; q < j && !seen; q++)
-                seen = x->vowner[me->vert[q]] == o;
-            if (o == own || seen)
+            uint32_t o = x->vowner[me->vert[j]];
+            if (o == own || !first_of_owner(x, a, j, o))
                 continue; /* local, or this owner's message is made */
             uint32_t n = 0;
             for (uint32_t q = j; q < b; q++)
@@ -371,10 +379,8 @@ static int prepare(const mpp_coll_args *a, uint32_t g, uint32_t N, void **ctx, m
         uint64_t msgs = 0;
         for (uint32_t e = 0; e < me->nelems; e++)
             for (uint32_t j = me->first[e]; j < me->first[e + 1]; j++) {
-                uint32_t o = x->vowner[me->vert[j]], seen = o == x->eowner[e];
-                for (uint32_t q = me->first[e]; q < j && !seen; q++)
-                    seen = x->vowner[me->vert[q]] == o;
-                msgs += !seen;
+                uint32_t o = x->vowner[me->vert[j]];
+                msgs += o != x->eowner[e] && first_of_owner(x, me->first[e], j, o);
             }
         if (msgs > MPP_COLL_MAX_MSGS) {
             rc = mpp_err_set(err, MPP_EINVAL,
