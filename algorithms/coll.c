@@ -1582,12 +1582,18 @@ int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
     return rc;
 }
 
+double mpp_coll_steps(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                      const mpp_coll_args *a)
+{
+    double t = 0;
+    mpp_err err;
+    return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;
+}
+
 double mpp_coll_analytic(const mpp_coll_ops *ops, const mpp_coll_model *m,
                          const mpp_coll_args *a)
 {
     if (!links_modelled(ops, m) && (!ops->steps_all_port || !mpp_coll_trees_at_once(a, m->n)))
         return ops->analytic(m, a);
-    double t = 0;
-    mpp_err err;
-    return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;
+    return mpp_coll_steps(ops, m, a);
 }

@@ -452,6 +452,10 @@ int mpp_coll_plan_groups(mpp_coll_plan *pl, const mpp_coll_ops *ops, const mpp_c
  * mpp_coll_plan_groups (*t is then 0). */
 int mpp_coll_schedule_time(const mpp_coll_ops *ops, const mpp_coll_args *a,
                            const mpp_coll_model *m, double *t, mpp_err *err);
+/* mpp_coll_schedule_time's time, or 0 when it cannot be planned (the
+ * analytic hook of a collective whose formula is its step recurrence). */
+double mpp_coll_steps(const mpp_coll_ops *ops, const mpp_coll_model *m,
+                      const mpp_coll_args *a);
 /* The analytic time of ops on the model (network cycles, without the
  * start cycle): the step recurrence (mpp_coll_schedule_time) on a mesh
  * with one-port nodes routed in dimension order (its messages share links)

@@ -89,7 +89,7 @@ extern const mpp_coll_ops mpp_coll_allreduce;
 
 static double ar_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return mpp_coll_red_steps(&mpp_coll_allreduce, m, a);
+    return mpp_coll_steps(&mpp_coll_allreduce, m, a);
 }
 
 /* every member receives at least M bytes */

@@ -473,24 +473,16 @@ static int grid_build(mpp_coll_plan *pl, const mpp_coll_args *a, mpp_err *err)
     return rc ? rc : rc2;
 }
 
-static double analytic_of(const mpp_coll_ops *ops, const mpp_coll_model *m,
-                          const mpp_coll_args *a)
-{
-    double t = 0;
-    mpp_err err;
-    return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;
-}
-
 extern const mpp_coll_ops mpp_coll_grid_gather, mpp_coll_grid_scatter;
 
 static double gather_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return analytic_of(&mpp_coll_grid_gather, m, a);
+    return mpp_coll_steps(&mpp_coll_grid_gather, m, a);
 }
 
 static double scatter_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return analytic_of(&mpp_coll_grid_scatter, m, a);
+    return mpp_coll_steps(&mpp_coll_grid_scatter, m, a);
 }
 
 /* The busiest node's bytes, sent or received, at the link rate. */

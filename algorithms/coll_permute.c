@@ -332,9 +332,7 @@ extern const mpp_coll_ops mpp_coll_permute;
  * planned. */
 static double perm_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    double t = 0;
-    mpp_err err;
-    return mpp_coll_schedule_time(&mpp_coll_permute, a, m, &t, &err) ? 0 : t;
+    return mpp_coll_steps(&mpp_coll_permute, m, a);
 }
 
 /* One block at the link rate plus the head's trip over the longest route

@@ -265,14 +265,6 @@ mpp_coll_red_val mpp_coll_red_sequential(const mpp_coll_red_ctx *r, uint32_t fir
     return v;
 }
 
-double mpp_coll_red_steps(const mpp_coll_ops *ops, const mpp_coll_model *m,
-                          const mpp_coll_args *a)
-{
-    double t = 0;
-    mpp_err err;
-    return mpp_coll_schedule_time(ops, a, m, &t, &err) ? 0 : t;
-}
-
 double mpp_coll_red_bound_bytes(const mpp_coll_model *m, double bytes)
 {
     if (m->g < 2)

@@ -141,11 +141,8 @@ int mpp_coll_red_tree(mpp_coll_plan *pl, mpp_coll_red_ctx *r, uint32_t root, boo
                       mpp_err *err);
 uint64_t mpp_coll_red_tree_crossings(uint32_t g, uint32_t S, bool bcast);
 
-/* The step recurrence of ops (its analytic time; 0 when it cannot be
- * planned), and the bound: `bytes` at the link rate (over the links of an
- * all-port node). */
-double mpp_coll_red_steps(const mpp_coll_ops *ops, const mpp_coll_model *m,
-                          const mpp_coll_args *a);
+/* The bound: `bytes` at the link rate (over the links of an all-port
+ * node). */
 double mpp_coll_red_bound_bytes(const mpp_coll_model *m, double bytes);
 
 #endif

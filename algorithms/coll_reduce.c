@@ -32,7 +32,7 @@ extern const mpp_coll_ops mpp_coll_reduce;
 
 static double rd_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return mpp_coll_red_steps(&mpp_coll_reduce, m, a);
+    return mpp_coll_steps(&mpp_coll_reduce, m, a);
 }
 
 /* the root receives at least M bytes */

@@ -95,7 +95,7 @@ extern const mpp_coll_ops mpp_coll_reduce_scatter;
 
 static double rs_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return mpp_coll_red_steps(&mpp_coll_reduce_scatter, m, a);
+    return mpp_coll_steps(&mpp_coll_reduce_scatter, m, a);
 }
 
 /* every member's contributions to the g - 1 other blocks must leave it:

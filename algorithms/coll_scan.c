@@ -52,7 +52,7 @@ extern const mpp_coll_ops mpp_coll_scan;
 
 static double sc_analytic(const mpp_coll_model *m, const mpp_coll_args *a)
 {
-    return mpp_coll_red_steps(&mpp_coll_scan, m, a);
+    return mpp_coll_steps(&mpp_coll_scan, m, a);
 }
 
 /* every member but the first receives at least M bytes */
