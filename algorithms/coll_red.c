@@ -61,9 +61,15 @@ uint32_t mpp_coll_red_member(uint32_t g, uint32_t root, uint32_t rel)
 int mpp_coll_red_prepare(const mpp_coll_args *a, uint32_t g, const char *name, bool blocks,
                          bool pipelined, uint32_t parts, void **ctx, mpp_err *err)
 {
-    mpp_coll_red_cfg cfg = {.op = MPP_RED_SUM, .type = MPP_RED_DOUBLE, .op_cycles = 4};
+    /* without keys (a test's plan): the schema's defaults (allreduce's rows
+     * cover every field) */
+    static const mpp_schema all = {mpp_coll_red_allreduce_params, MPP_COLL_RED_NPARAMS + 2,
+                                   sizeof(mpp_coll_red_cfg)};
+    mpp_coll_red_cfg cfg;
     if (a->cfg)
         cfg = *(const mpp_coll_red_cfg *)a->cfg;
+    else
+        mpp_schema_defaults(&all, &cfg);
     if (cfg.type == MPP_RED_DOUBLE && cfg.op >= MPP_RED_AND)
         return mpp_err_set(err, MPP_EINVAL,
                            "workload.%s.op = %s is not defined for type double (sum, max, "
