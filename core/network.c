@@ -74,7 +74,7 @@ static uint32_t pow2_above(uint32_t x)
 }
 
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
-                 uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err)
+                 uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err)
 {
     memset(n, 0, sizeof *n);
     n->topo = t;
@@ -129,10 +129,6 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
 
     bool ok = true;
     uint32_t P = n->P, NE = n->NE, V = n->V, B = n->B, R = t->routers;
-    n->dst = xcalloc(NE, sizeof *n->dst, &ok);
-    n->src = xcalloc(NE, sizeof *n->src, &ok);
-    n->sink = xcalloc(NE, sizeof *n->sink, &ok);
-    n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
     n->nic_model = mpp_nic_bounded(nc->nic);
     n->pair = t->pair_link;
     uint32_t fifo_flits = 0;
@@ -155,8 +151,15 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
                                fifo_packets, maxl, maxl);
         fifo_flits = (uint32_t)((per ? per : 1) * packet_flits);
         n->fifo_flits = fifo_flits;
-        n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
     }
+    if (check_only)
+        return 0; /* mpp_sim_validate: the checks, no arrays */
+    n->dst = xcalloc(NE, sizeof *n->dst, &ok);
+    n->src = xcalloc(NE, sizeof *n->src, &ok);
+    n->sink = xcalloc(NE, sizeof *n->sink, &ok);
+    n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
+    if (n->nic_model)
+        n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
     n->buf = xcalloc((size_t)P * V * B, sizeof *n->buf, &ok);
     n->ihead = xcalloc((size_t)P * V, sizeof *n->ihead, &ok);
     n->icount = xcalloc((size_t)P * V, sizeof *n->icount, &ok);

@@ -183,9 +183,11 @@ typedef struct mpp_net {
  * fifo_packets packets of packet_flits flits, in equal shares of its links;
  * on an all-port direct network (t->pair_link) a share of less than one
  * packet is refused (MPP_EINVAL naming the recv_fifo_packets needed).
- * Checks VC classes against the routing's needs. Returns 0 or an error. */
+ * Checks VC classes against the routing's needs. With check_only, the
+ * checks and the scalar fields only (no array is allocated: the network
+ * can only be freed). Returns 0 or an error. */
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
-                 uint32_t fifo_packets, uint32_t packet_flits, mpp_err *err);
+                 uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err);
 void mpp_net_free(mpp_net *n);
 
 /* One-port ejection on a topology whose nodes have several links: a

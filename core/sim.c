@@ -390,7 +390,9 @@ void mpp_sim_on_packet(mpp_sim *s, mpp_packet_fn fn, void *ud)
 
 /* --- create / destroy ------------------------------------------------------ */
 
-mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
+/* mpp_sim_create, or with check_only mpp_sim_validate's simulation: every
+ * check and the workload's setup, but no network arrays (it cannot run). */
+static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
 {
     mpp_sim *s = calloc(1, sizeof *s);
     if (!s) {
@@ -441,7 +443,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
     s->wend = UINT64_MAX;
     bool model = mpp_nic_bounded(c->net.nic);
     if (mpp_net_init(&s->net, &s->topo, &c->net, c->run.seed, model ? c->node.recv_fifo_packets : 0,
-                     model ? s->pk.full_flits : 0, err))
+                     model ? s->pk.full_flits : 0, check_only, err))
         goto fail;
     s->net.on_eject = eject_cb;
     s->net.eject_ud = s;
@@ -477,7 +479,7 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
         mpp_rng_init(&s->srng[i], c->run.seed, MPP_RNG_SOURCE, i);
         s->nact_pos[i] = MPP_NONE;
     }
-    for (uint32_t o = 0; o < s->net.NE; o++)
+    for (uint32_t o = 0; o < s->net.NE && !check_only; o++)
         if (s->net.dst[o] != MPP_NONE)
             s->chan_out[s->nchan++] = o;
     if (s->wl && s->wl->setup(s, s->cfg.workload.cfg.b, &s->wl_priv, err))
@@ -486,6 +488,18 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
 fail:
     mpp_sim_destroy(s);
     return NULL;
+}
+
+mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err)
+{
+    return create(cfg, false, err);
+}
+
+int mpp_sim_validate(const mpp_sim_config *cfg, mpp_err *err)
+{
+    mpp_sim *s = create(cfg, true, err);
+    mpp_sim_destroy(s);
+    return s ? 0 : (err->code ? err->code : MPP_EINVAL);
 }
 
 void mpp_sim_destroy(mpp_sim *s)

@@ -53,6 +53,12 @@ typedef void (*mpp_packet_fn)(void *ud, const mpp_packet_record *rec);
  * the result; cfg is copied. */
 mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err);
 
+/* The checks of mpp_sim_create (the topology, the network's sizes and VC
+ * classes, the workload's setup) without building the network's arrays:
+ * what a parent process runs on every run of an experiment before its
+ * workers build them. Returns 0 or the error mpp_sim_create would give. */
+int mpp_sim_validate(const mpp_sim_config *cfg, mpp_err *err);
+
 /* Run to the end (see above). Returns 0; MPP_EDEADLOCK when the watchdog
  * fired (mpp_sim_report holds what is blocked); MPP_ENOMEM when a source
  * queue could not grow. progress may be NULL. Call once. */

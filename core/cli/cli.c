@@ -8,7 +8,7 @@
  *       |
  *   mpp_experiment_load --error--> "mppnet: FILE:L:C: ...", exit 2
  *       |
- *   validate(): mpp_sim_create of every run --error--> exit 2
+ *   validate(): mpp_sim_validate of every run --error--> exit 2
  *       |
  *   --dump-config? --> print YAML of every run, exit 0
  *       |

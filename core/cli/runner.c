@@ -11,7 +11,7 @@
  *   parse args --bad--> usage error, exit 2 (nothing written)
  *       | load the experiment (file, or the folder's copy with --resume)
  *       |   --error--> "mppnet: FILE:L:C: ...", exit 2
- *       | validate: mpp_sim_create of every run --error--> exit 2
+ *       | validate: mpp_sim_validate of every run --error--> exit 2
  *       | --dump-config? --> print YAML of every run, exit 0
  *   open the folder: mkdir -p, lock, a fresh run removes what an earlier
  *       | run left, writes the experiment's copy and empty result files
@@ -160,8 +160,7 @@ int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err)
 {
     size_t n = mpp_experiment_runs(e);
     for (size_t i = 0; i < n; i++) {
-        mpp_sim *s = mpp_sim_create(mpp_experiment_config(e, i), err);
-        if (!s) {
+        if (mpp_sim_validate(mpp_experiment_config(e, i), err)) {
             if (!err->code)
                 err->code = MPP_EINVAL;
             char w[320];
@@ -177,7 +176,6 @@ int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err)
             }
             return err->code;
         }
-        mpp_sim_destroy(s);
     }
     return 0;
 }
