@@ -17,8 +17,13 @@
  *       | run left, writes the experiment's copy and empty result files
  *       | (a folder that cannot be written fails here, before any run);
  *       | --resume reads the records instead and refuses a changed run
- *   workers (fork; -j N of them, N >= 1) run the runs not done, each
- *       | sending its packed result through a pipe
+ *   workers (fork; -j N of them, N >= 1) run the runs not done, taken
+ *       | from a queue one at a time: the parent writes a run's index to
+ *       | an idle worker's command pipe, the worker sends the packed result
+ *       | through its result pipe and gets the next index at once; with
+ *       | N > 1 the queue holds the longest expected runs first (run_cost,
+ *       | from the configuration only), with one worker run order; an
+ *       | empty queue closes a worker's command pipe and it exits
  *   every finished run: record (fsync) --> the result files rewritten
  *       | atomically from every finished run in run order --> its row
  *   SIGINT, SIGTERM, SIGHUP: the workers are killed, the finished runs
@@ -35,7 +40,10 @@
  *   3. The files depend on the runs' results and run order only: byte-
  *      identical for every -j, and after a --resume.
  *   4. stdout carries only the table; progress, notes and errors go to
- *      stderr, the bar only when stderr is a terminal. */
+ *      stderr, the bar only when stderr is a terminal.
+ *   5. Every run not done is handed out once, to one worker, which runs
+ *      only the run it was handed and one at a time; the parent accepts
+ *      from a worker only the result of its run in progress. */
 #include "core/cli/runner.h"
 
 #include <ctype.h>
@@ -76,8 +84,8 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { interrupted = sig; }
 
 static const char help_run[] =
-    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--dump-config] [-q] [key.path=value ...]\n"
-    "       mppnet run --resume DIR [EXP.yaml] [-j N] [-q] [key.path=value ...]\n"
+    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--dump-config] [-q] [-v] [key.path=value ...]\n"
+    "       mppnet run --resume DIR [EXP.yaml] [-j N] [-q] [-v] [key.path=value ...]\n"
     "\n"
     "Run every run of an experiment (each point of its sweep, for each seed),\n"
     "print a summary table on stdout, and write to DIR: results.csv (one row\n"
@@ -89,14 +97,17 @@ static const char help_run[] =
     "\n"
     "options:\n"
     "  -o, --output DIR   write the results to DIR (default: output.dir)\n"
-    "  -j, --jobs N       run on N worker processes, 1..256 (default 1);\n"
-    "                     the results are identical for every N\n"
+    "  -j, --jobs N       run on N worker processes, 1..256 (default 1), which\n"
+    "                     take the runs one at a time, the longest expected first;\n"
+    "                     the results are identical for every N, in run order\n"
     "  --resume DIR       complete the interrupted run in DIR: the runs not\n"
     "                     finished, with the experiment kept in DIR (or EXP.yaml,\n"
     "                     which must not change a finished run)\n"
     "  --dump-config      print the resolved configuration of every run\n"
     "                     (YAML, defaults included) and exit without running\n"
     "  -q, --quiet        no progress bar and no notes on stderr\n"
+    "  -v, --verbose      a note on stderr as each run starts (even with -q):\n"
+    "                     \"mppnet: run 3 (..., seed 1) started on worker 0\"\n"
     "  -h, --help         show this help\n"
     "  key.path=value     override a key of the experiment,\n"
     "                     e.g. network.vcs=4 'workload.pattern=transpose'\n"
@@ -641,6 +652,7 @@ typedef struct run_ctx {
     mpp_output_run *runs;   /* [nruns] */
     bool channels, matrix, messages; /* what to collect */
     bool quiet;
+    bool verbose;           /* -v: a note as each run is handed out */
     progress prog;
     table tab;
     store st;
@@ -809,8 +821,10 @@ static void worker_progress(void *ud, uint64_t cycle, uint64_t total)
     (void)write_full(wp->fd, &h, sizeof h);
 }
 
-/* The body of worker w of n over the runs `todo` (never returns). */
-static void worker_main(run_ctx *c, const size_t *todo, size_t ntodo, size_t w, size_t n, int fd)
+/* The body of a worker (never returns): read a run index from cmd (its
+ * command pipe from the parent), run that run, send its result through fd,
+ * and read the next, until cmd ends (the parent has no run left for it). */
+static void worker_main(run_ctx *c, int cmd, int fd)
 {
     /* the parent decides: Ctrl-C and hang-ups go to it, SIGTERM kills */
     signal(SIGINT, SIG_IGN);
@@ -821,8 +835,16 @@ static void worker_main(run_ctx *c, const size_t *todo, size_t ntodo, size_t w, 
     mpp_sb msg;
     mpp_sb_init(&msg);
     int code = 0;
-    for (size_t k = w; k < ntodo; k += n) {
-        size_t i = todo[k];
+    for (;;) {
+        uint64_t idx;
+        int got = read_full(cmd, &idx, sizeof idx);
+        if (got == 0)
+            break; /* no run left */
+        if (got != 1 || idx >= c->nruns) {
+            code = 3;
+            break;
+        }
+        size_t i = (size_t)idx;
         worker_prog wp = {.fd = fd, .run = i, .last = mpp_host_seconds()};
         mpp_output_run r;
         mpp_output_run_init(&r);
@@ -843,6 +865,7 @@ static void worker_main(run_ctx *c, const size_t *todo, size_t ntodo, size_t w, 
         }
     }
     mpp_sb_free(&msg);
+    close(cmd);
     close(fd);
     _exit(code);
 }
@@ -864,61 +887,147 @@ static int read_result(run_ctx *c, int fd, const frame *h)
     return rc || run != h->run ? -1 : 0;
 }
 
-/* Run the runs todo[0..ntodo) on nworkers worker processes. Returns 0 or
- * 1 (a worker failed). */
-static int run_workers(run_ctx *c, const size_t *todo, size_t ntodo, size_t nworkers)
+/* The workers and the queue they take their runs from. */
+#define NO_RUN SIZE_MAX
+typedef struct pool {
+    size_t n;              /* workers started */
+    pid_t *pid;            /* [n] */
+    struct pollfd *pfd;    /* [n]: their result pipes (fd -1 once ended) */
+    int *cmd;              /* [n]: their command pipes (-1 once closed) */
+    size_t *cur;           /* [n]: the run each is on, or NO_RUN */
+    const size_t *queue;   /* the runs in the order they are handed out */
+    size_t nqueue;
+    size_t next;           /* queue[next] is handed out next */
+} pool;
+
+/* Idle worker w: hand it the next run of the queue (invariant 5), or, when
+ * none is left or the run is stopping, close its command pipe (it exits).
+ * A worker that is gone (the write fails) leaves the run queued. */
+static void hand_out(run_ctx *c, pool *p, size_t w)
 {
-    pid_t *pids = calloc(nworkers, sizeof *pids);
-    struct pollfd *pfd = calloc(nworkers, sizeof *pfd);
+    if (p->cmd[w] < 0)
+        return;
+    if (!interrupted && p->next < p->nqueue) {
+        uint64_t i = p->queue[p->next];
+        if (write_full(p->cmd[w], &i, sizeof i) == 0) {
+            p->next++;
+            p->cur[w] = (size_t)i;
+            if (c->verbose) {
+                char d[256];
+                mpp_run_describe(c->e, (size_t)i, d, sizeof d);
+                progress_clear(&c->prog);
+                fprintf(stderr, "mppnet: %s started on worker %zu\n", d, w);
+            }
+            return;
+        }
+    }
+    close(p->cmd[w]);
+    p->cmd[w] = -1;
+}
+
+/* Start worker w: its two pipes, fork, its first run. 0, or -1 with the
+ * reason printed. */
+static int pool_start(run_ctx *c, pool *p, size_t w)
+{
+    int res[2], cmd[2];
+    if (pipe(res) != 0) {
+        fprintf(stderr, "mppnet: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pipe(cmd) != 0) {
+        fprintf(stderr, "mppnet: pipe: %s\n", strerror(errno));
+        close(res[0]);
+        close(res[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "mppnet: fork: %s\n", strerror(errno));
+        close(res[0]);
+        close(res[1]);
+        close(cmd[0]);
+        close(cmd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* only its own ends: a command pipe of another worker left open
+         * here would never end for that worker */
+        close(res[0]);
+        close(cmd[1]);
+        for (size_t k = 0; k < w; k++) {
+            if (p->pfd[k].fd >= 0)
+                close(p->pfd[k].fd);
+            if (p->cmd[k] >= 0)
+                close(p->cmd[k]);
+        }
+        worker_main(c, cmd[0], res[1]);
+    }
+    close(res[1]);
+    close(cmd[0]);
+    p->pid[w] = pid;
+    p->pfd[w].fd = res[0];
+    p->pfd[w].events = POLLIN;
+    p->cmd[w] = cmd[1];
+    p->cur[w] = NO_RUN;
+    p->n = w + 1;
+    hand_out(c, p, w);
+    return 0;
+}
+
+static void pool_free(pool *p)
+{
+    free(p->pid);
+    free(p->pfd);
+    free(p->cmd);
+    free(p->cur);
+}
+
+/* Run the runs queue[0..nqueue) on nworkers worker processes, handed out
+ * one at a time in queue order: a worker that returns a result gets the
+ * next run at once (before the parent records the result), and exits when
+ * none is left. A worker that could not be started leaves the runs to the
+ * others. Returns 0 or 1 (no worker started, or a worker failed: its run
+ * in progress is missing). */
+static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nworkers)
+{
+    pool p = {.pid = calloc(nworkers, sizeof *p.pid),
+              .pfd = calloc(nworkers, sizeof *p.pfd),
+              .cmd = calloc(nworkers, sizeof *p.cmd),
+              .cur = calloc(nworkers, sizeof *p.cur),
+              .queue = queue,
+              .nqueue = nqueue};
     int rc = 0;
-    if (!pids || !pfd) {
+    if (!p.pid || !p.pfd || !p.cmd || !p.cur) {
         fprintf(stderr, "mppnet: out of memory\n");
-        free(pids);
-        free(pfd);
+        pool_free(&p);
         return 1;
     }
     fflush(stdout);
     fflush(stderr);
-    size_t started = 0;
-    for (size_t w = 0; w < nworkers; w++) {
-        int fds[2];
-        if (pipe(fds) != 0) {
-            fprintf(stderr, "mppnet: pipe: %s\n", strerror(errno));
-            rc = 1;
+    for (size_t w = 0; w < nworkers; w++)
+        if (pool_start(c, &p, w))
             break;
-        }
-        pid_t pid = fork();
-        if (pid < 0) {
-            fprintf(stderr, "mppnet: fork: %s\n", strerror(errno));
-            close(fds[0]);
-            close(fds[1]);
-            rc = 1;
-            break;
-        }
-        if (pid == 0) {
-            close(fds[0]);
-            for (size_t k = 0; k < w; k++)
-                close(pfd[k].fd);
-            worker_main(c, todo, ntodo, w, nworkers, fds[1]);
-        }
-        close(fds[1]);
-        pids[w] = pid;
-        pfd[w].fd = fds[0];
-        pfd[w].events = POLLIN;
-        started++;
+    if (!p.n) {
+        pool_free(&p);
+        return 1;
     }
-    if (started < nworkers && !interrupted)
-        interrupted = -1; /* stop the workers that did start, keep their results */
-    size_t open = started;
+    if (p.n < nworkers && !c->quiet)
+        fprintf(stderr, "mppnet: note: running on %zu worker%s instead of %zu\n", p.n,
+                p.n == 1 ? "" : "s", nworkers);
+    size_t open = p.n;
     bool killed = false;
     while (open) {
         if (interrupted && !killed) {
-            for (size_t w = 0; w < started; w++)
-                if (pfd[w].fd >= 0)
-                    kill(pids[w], SIGTERM);
+            for (size_t w = 0; w < p.n; w++) {
+                if (p.pfd[w].fd >= 0)
+                    kill(p.pid[w], SIGTERM);
+                if (p.cmd[w] >= 0)
+                    close(p.cmd[w]);
+                p.cmd[w] = -1;
+            }
             killed = true;
         }
-        int n = poll(pfd, started, -1);
+        int n = poll(p.pfd, p.n, -1);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -926,11 +1035,11 @@ static int run_workers(run_ctx *c, const size_t *todo, size_t ntodo, size_t nwor
             rc = 1;
             break;
         }
-        for (size_t w = 0; w < started; w++) {
-            if (pfd[w].fd < 0 || !pfd[w].revents)
+        for (size_t w = 0; w < p.n; w++) {
+            if (p.pfd[w].fd < 0 || !p.pfd[w].revents)
                 continue;
             frame h;
-            int got = read_full(pfd[w].fd, &h, sizeof h);
+            int got = read_full(p.pfd[w].fd, &h, sizeof h);
             if (got == 1 && h.type == MSG_PROGRESS) {
                 if (c->prog.on && w < c->prog.nslots) {
                     double f = h.b ? (double)h.a / (double)h.b : 0;
@@ -939,9 +1048,12 @@ static int run_workers(run_ctx *c, const size_t *todo, size_t ntodo, size_t nwor
                 }
                 continue;
             }
-            if (got == 1 && h.type == MSG_RESULT && read_result(c, pfd[w].fd, &h) == 0) {
+            if (got == 1 && h.type == MSG_RESULT && h.run == p.cur[w] &&
+                read_result(c, p.pfd[w].fd, &h) == 0) {
                 if (w < c->prog.nslots)
                     c->prog.frac[w] = 0;
+                p.cur[w] = NO_RUN;
+                hand_out(c, &p, w);
                 run_finished(c, (size_t)h.run);
                 continue;
             }
@@ -950,30 +1062,186 @@ static int run_workers(run_ctx *c, const size_t *todo, size_t ntodo, size_t nwor
                 fprintf(stderr, "mppnet: lost the results of worker %zu\n", w);
                 rc = 1;
             }
-            close(pfd[w].fd);
-            pfd[w].fd = -1;
+            close(p.pfd[w].fd);
+            p.pfd[w].fd = -1;
+            if (p.cmd[w] >= 0)
+                close(p.cmd[w]);
+            p.cmd[w] = -1;
             open--;
         }
     }
-    for (size_t w = 0; w < started; w++) {
-        if (pfd[w].fd >= 0)
-            close(pfd[w].fd);
+    for (size_t w = 0; w < p.n; w++) {
+        if (p.pfd[w].fd >= 0)
+            close(p.pfd[w].fd);
+        if (p.cmd[w] >= 0)
+            close(p.cmd[w]);
         int st = 0;
-        while (waitpid(pids[w], &st, 0) < 0 && errno == EINTR)
+        while (waitpid(p.pid[w], &st, 0) < 0 && errno == EINTR)
             ;
         bool ours = killed && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM;
-        if (!ours && ((WIFSIGNALED(st)) || (WIFEXITED(st) && WEXITSTATUS(st) != 0))) {
+        bool failed = WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0);
+        if (!ours && (failed || (p.cur[w] != NO_RUN && !killed))) {
             progress_clear(&c->prog);
+            char d[256] = "";
+            if (p.cur[w] != NO_RUN)
+                mpp_run_describe(c->e, p.cur[w], d, sizeof d);
+            const char *in = *d ? " in " : "";
             if (WIFSIGNALED(st))
-                fprintf(stderr, "mppnet: worker %zu died of signal %d\n", w, WTERMSIG(st));
+                fprintf(stderr, "mppnet: worker %zu died of signal %d%s%s\n", w, WTERMSIG(st),
+                        in, d);
+            else if (failed)
+                fprintf(stderr, "mppnet: worker %zu failed (exit %d)%s%s\n", w,
+                        WEXITSTATUS(st), in, d);
             else
-                fprintf(stderr, "mppnet: worker %zu failed (exit %d)\n", w, WEXITSTATUS(st));
+                fprintf(stderr, "mppnet: worker %zu ended%s%s\n", w, in, d);
             rc = 1;
         }
     }
-    free(pids);
-    free(pfd);
+    pool_free(&p);
     return rc;
+}
+
+/* ---- the queue's order --------------------------------------------------- */
+
+/* With several workers the runs are handed out longest first: a long run
+ * handed out last would keep one worker busy while the others idle, short
+ * runs at the end fill the gaps. How long a run takes is estimated from its
+ * configuration alone (the network is not built; the topology's
+ * description is, once per run of another topology than the run before),
+ * in units of a flit crossing a router, the engine's main work:
+ *
+ *   cost = nodes x flits x (mean distance + 1) + routers x cycles / 40
+ *
+ * nodes, routers: the topology's; mean distance: the topology's distance
+ * between evenly spaced nodes (at most 64 of them, every pair); flits,
+ * cycles: for an open-loop workload (its configuration has workload.rate
+ * and workload.measure) cycles = warmup + measure and flits = rate x
+ * cycles (the offered load); for a closed one the flits each node sends,
+ * from workload.bytes (node.flit_bits bits a flit) or workload.packets x
+ * workload.packet_flits, times workload.rounds or workload.round_trips
+ * when it has them, 1 when it has none of these keys, and cycles = flits.
+ * A router-cycle without traffic costs about 1/40 of a flit's crossing
+ * (an 8x8 mesh, release build). Only the order depends on it, never a
+ * result. */
+
+/* The topology numbers of the estimate, kept for the next run when it has
+ * the same topology. */
+typedef struct topo_est {
+    const mpp_topo_ops *ops;  /* NULL: nothing kept */
+    mpp_blob cfg;
+    double nodes, routers, hops;
+} topo_est;
+
+static void topo_estimate(const mpp_net_config *net, topo_est *te)
+{
+    if (te->ops && te->ops == net->topo && !memcmp(&te->cfg, &net->topo_cfg, sizeof te->cfg))
+        return;
+    te->ops = net->topo;
+    te->cfg = net->topo_cfg;
+    te->nodes = te->routers = te->hops = 1;
+    mpp_topo t;
+    memset(&t, 0, sizeof t);
+    mpp_err err;
+    mpp_err_clear(&err);
+    if (!net->topo || mpp_topo_build(&t, net->topo, net->topo_cfg.b, &err))
+        return; /* validated runs build; else every run costs alike */
+    te->nodes = t.nodes;
+    te->routers = t.routers;
+    uint32_t s = t.nodes < 64 ? t.nodes : 64;
+    double sum = 0;
+    for (uint32_t a = 0; a < s; a++)
+        for (uint32_t b = 0; b < s; b++)
+            sum += t.ops->distance(&t, (uint32_t)((uint64_t)a * t.nodes / s),
+                                   (uint32_t)((uint64_t)b * t.nodes / s));
+    if (s > 1)
+        te->hops = 1 + sum / ((double)s * (s - 1));
+    mpp_topo_free(&t);
+}
+
+/* The number at `key` of cfg's workload configuration (a numeric row of
+ * its schema), or false. */
+static bool workload_number(const mpp_sim_config *cfg, const char *key, double *out)
+{
+    const mpp_workload_ops *w = cfg->workload.ops;
+    const mpp_param *p = w ? mpp_schema_find(&w->schema, key) : NULL;
+    if (!p || p->offset >= sizeof cfg->workload.cfg.b)
+        return false;
+    const unsigned char *at = cfg->workload.cfg.b + p->offset;
+    uint32_t u32;
+    uint64_t u64;
+    switch (p->type) {
+    case MPP_PT_U32:
+        memcpy(&u32, at, sizeof u32);
+        *out = u32;
+        return true;
+    case MPP_PT_U64:
+    case MPP_PT_BYTES:
+    case MPP_PT_CYCLES:
+        memcpy(&u64, at, sizeof u64);
+        *out = (double)u64;
+        return true;
+    case MPP_PT_DOUBLE:
+        memcpy(out, at, sizeof *out);
+        return isfinite(*out);
+    default:
+        return false;
+    }
+}
+
+/* The estimated cost of a run of configuration cfg (see above). */
+static double run_cost(const mpp_sim_config *cfg, topo_est *te)
+{
+    topo_estimate(&cfg->net, te);
+    double rate, warmup, measure, flits, cycles, v, w;
+    if (workload_number(cfg, "rate", &rate) && workload_number(cfg, "measure", &measure)) {
+        if (!workload_number(cfg, "warmup", &warmup))
+            warmup = 0;
+        cycles = warmup + measure;
+        flits = rate * cycles;
+    } else {
+        if (workload_number(cfg, "bytes", &v) && v > 0)
+            flits = ceil(v * 8 / (cfg->node.flit_bits ? cfg->node.flit_bits : 32));
+        else if (workload_number(cfg, "packets", &v) && workload_number(cfg, "packet_flits", &w))
+            flits = v * w;
+        else
+            flits = 1;
+        if (workload_number(cfg, "rounds", &v) || workload_number(cfg, "round_trips", &v))
+            flits *= v;
+        cycles = flits;
+    }
+    return te->nodes * flits * te->hops + te->routers * cycles / 40;
+}
+
+typedef struct queued {
+    double cost;
+    size_t run;
+} queued;
+
+static int cmp_queued(const void *a, const void *b)
+{
+    const queued *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    return x->run < y->run ? -1 : x->run > y->run;
+}
+
+/* Put the runs todo[0..n) in queue order: by run_cost, largest first, ties
+ * in run order. Out of memory: left in run order. */
+static void queue_order(const run_ctx *c, size_t *todo, size_t n)
+{
+    queued *q = malloc((n ? n : 1) * sizeof *q);
+    topo_est *te = calloc(1, sizeof *te);
+    if (q && te) {
+        for (size_t k = 0; k < n; k++) {
+            q[k].run = todo[k];
+            q[k].cost = run_cost(mpp_experiment_config(c->e, todo[k]), te);
+        }
+        qsort(q, n, sizeof *q, cmp_queued);
+        for (size_t k = 0; k < n; k++)
+            todo[k] = q[k].run;
+    }
+    free(te);
+    free(q);
 }
 
 /* ---- plot ---------------------------------------------------------------- */
@@ -1004,7 +1272,7 @@ static void make_plot(const run_ctx *c)
 typedef struct run_opts {
     const char *outdir, *resume;
     uint64_t jobs;
-    bool dump, quiet;
+    bool dump, quiet, verbose;
 } run_opts;
 
 enum { OPT_DUMP = 1000, OPT_RESUME };
@@ -1023,6 +1291,9 @@ static int run_opt(void *ud, int code, const char *arg)
     case 'q':
         o->quiet = true;
         return 0;
+    case 'v':
+        o->verbose = true;
+        return 0;
     case OPT_DUMP:
         o->dump = true;
         return 0;
@@ -1039,6 +1310,7 @@ static const struct option run_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
     {"dump-config", no_argument, NULL, OPT_DUMP},
     {"resume", required_argument, NULL, OPT_RESUME},
     {NULL, 0, NULL, 0},
@@ -1185,6 +1457,7 @@ int mpp_cmd_run(int argc, char **argv)
     c.matrix = oc->traffic_matrix;
     c.messages = oc->per_message;
     c.quiet = o.quiet;
+    c.verbose = o.verbose;
     c.runs = calloc(nruns ? nruns : 1, sizeof *c.runs);
     todo = calloc(nruns ? nruns : 1, sizeof *todo);
     if (!c.runs || !todo || table_init(&c.tab, e)) {
@@ -1219,6 +1492,8 @@ int mpp_cmd_run(int argc, char **argv)
         if (!c.runs[i].done)
             todo[ntodo++] = i;
     size_t nworkers = o.jobs < ntodo ? (size_t)o.jobs : (ntodo ? ntodo : 1);
+    if (nworkers > 1)
+        queue_order(&c, todo, ntodo); /* one worker: run order */
     c.prog.on = !o.quiet && isatty(STDERR_FILENO);
     c.prog.rows_on_tty = isatty(STDOUT_FILENO);
     c.prog.nruns = nruns;

@@ -15,10 +15,10 @@
 /* `mppnet run ...` (argv[0] is "run"); the exit status. */
 int mpp_cmd_run(int argc, char **argv);
 
-/* Build the simulation of every run of e once, so what only the engine
- * checks (VC classes, a pattern against the size, a workload's files) is
- * reported before anything runs; origin prefixes the message. 0 or the
- * error's code. */
+/* Check every run of e with mpp_sim_validate (what building its
+ * simulation checks — VC classes, a pattern against the size, a workload's
+ * files — without building its network), so it is reported before
+ * anything runs; origin prefixes the message. 0 or the error's code. */
 int mpp_run_validate(const mpp_experiment *e, const char *origin, mpp_err *err);
 
 /* "run 3 (workload.rate=0.2, seed 1)" into buf. */
