@@ -106,6 +106,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/heap.h"
 #include "core/base/vec.h"
 
 enum { PK_REQ = 1, PK_REPLY = 2, PK_DATA = 3, PK_AM = 4, PK_PUT = 5 };
@@ -203,11 +204,6 @@ typedef struct node {
     uint32_t send_peak, recv_peak;
 } node;
 
-typedef struct heap_ent {
-    uint64_t at;
-    uint32_t node;
-} heap_ent;
-
 struct mpp_node_ctx {
     mpp_nodes *ns;
     uint32_t n;
@@ -242,8 +238,7 @@ struct mpp_nodes {
     precv *pr;
     uint32_t npr, pr_cap;
     vec delivered;         /* message ids in delivery order */
-    heap_ent *heap;
-    uint32_t heap_n, heap_cap;
+    mpp_heap heap;          /* wake-ups: (cycle, node) */
     /* control network */
     uint32_t barrier_in;
     uint64_t barrier_last;
@@ -301,40 +296,7 @@ static inline uint64_t net_ceil(const mpp_nodes *ns, uint64_t f)
     return (f * ns->nk + ns->ck - 1) / ns->ck;
 }
 
-/* --- the wake heap --------------------------------------------------------- */
-
-static void heap_up(mpp_nodes *ns, uint32_t i)
-{
-    heap_ent e = ns->heap[i];
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        heap_ent *pe = &ns->heap[p];
-        if (pe->at < e.at || (pe->at == e.at && pe->node <= e.node))
-            break;
-        ns->heap[i] = *pe;
-        i = p;
-    }
-    ns->heap[i] = e;
-}
-
-static void heap_down(mpp_nodes *ns, uint32_t i)
-{
-    heap_ent e = ns->heap[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= ns->heap_n)
-            break;
-        if (c + 1 < ns->heap_n &&
-            (ns->heap[c + 1].at < ns->heap[c].at ||
-             (ns->heap[c + 1].at == ns->heap[c].at && ns->heap[c + 1].node < ns->heap[c].node)))
-            c++;
-        if (e.at < ns->heap[c].at || (e.at == ns->heap[c].at && e.node <= ns->heap[c].node))
-            break;
-        ns->heap[i] = ns->heap[c];
-        i = c;
-    }
-    ns->heap[i] = e;
-}
+/* --- the wake heap (core/base/heap.h) --------------------------------------- */
 
 /* Make node n act at cycle `at` (or earlier if it already will). */
 static void wake(mpp_nodes *ns, uint32_t n, uint64_t at)
@@ -343,18 +305,8 @@ static void wake(mpp_nodes *ns, uint32_t n, uint64_t at)
     if (nd->state == ST_DONE || nd->wake_at <= at)
         return;
     nd->wake_at = at;
-    if (ns->heap_n == ns->heap_cap) {
-        uint32_t cap = ns->heap_cap * 2;
-        heap_ent *p = realloc(ns->heap, cap * sizeof *p);
-        if (!p) {
-            ns->oom = true;
-            return;
-        }
-        ns->heap = p;
-        ns->heap_cap = cap;
-    }
-    ns->heap[ns->heap_n] = (heap_ent){at, n};
-    heap_up(ns, ns->heap_n++);
+    if (!mpp_heap_push(&ns->heap, at, n))
+        ns->oom = true;
 }
 
 /* --- create / destroy -------------------------------------------------------- */
@@ -406,9 +358,7 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
     ns->red_op = -1;
     ns->nodes = calloc(N, sizeof *ns->nodes);
     ns->rx = calloc((size_t)N * ns->MC, sizeof *ns->rx);
-    ns->heap_cap = N + 16;
-    ns->heap = malloc(ns->heap_cap * sizeof *ns->heap);
-    if (!ns->nodes || !ns->rx || !ns->heap)
+    if (!ns->nodes || !ns->rx || !mpp_heap_init(&ns->heap, N + 16))
         goto oom;
     for (uint32_t n = 0; n < N; n++) {
         node *nd = &ns->nodes[n];
@@ -456,7 +406,7 @@ void mpp_nodes_destroy(mpp_nodes *ns)
     free(ns->pr);
     free(ns->delivered.v);
     free(ns->rec);
-    free(ns->heap);
+    mpp_heap_free(&ns->heap);
     free(ns);
 }
 
@@ -1616,17 +1566,14 @@ static bool dma_step(mpp_nodes *ns, uint32_t n, uint64_t t)
 
 void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
 {
-    while (ns->heap_n && ns->heap[0].at <= t) {
-        heap_ent e = ns->heap[0];
-        ns->heap[0] = ns->heap[--ns->heap_n];
-        if (ns->heap_n)
-            heap_down(ns, 0);
-        node *nd = &ns->nodes[e.node];
+    while (ns->heap.n && ns->heap.e[0].at <= t) {
+        mpp_heap_ent e = mpp_heap_pop(&ns->heap);
+        node *nd = &ns->nodes[e.id];
         if (nd->wake_at != e.at || nd->state == ST_DONE)
             continue; /* stale */
         nd->wake_at = NEVER;
         if (ns->dma) {
-            if (dma_step(ns, e.node, t))
+            if (dma_step(ns, e.id, t))
                 ns->net->last_progress = t;
             continue;
         }
@@ -1635,15 +1582,15 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
         for (;;) {
             uint64_t start = nd->f > cs ? nd->f : cs;
             if (net_floor(ns, start) > t) {
-                wake(ns, e.node, net_floor(ns, start));
+                wake(ns, e.id, net_floor(ns, start));
                 break;
             }
-            uint64_t cost = node_act(ns, e.node, t, start);
+            uint64_t cost = node_act(ns, e.id, t, start);
             if (cost == NEVER) {
                 nd->state = nd->state == ST_DONE ? ST_DONE : ST_BLOCKED;
                 /* a barrier waiting for its release time wakes itself */
                 if (nd->state == ST_BLOCKED && released(ns, nd))
-                    wake(ns, e.node, ns->barrier_release > t ? ns->barrier_release : t + 1);
+                    wake(ns, e.id, ns->barrier_release > t ? ns->barrier_release : t + 1);
                 break;
             }
             nd->state = ST_RUN;
@@ -1658,7 +1605,7 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
     }
 }
 
-uint64_t mpp_nodes_next_wake(const mpp_nodes *ns) { return ns->heap_n ? ns->heap[0].at : NEVER; }
+uint64_t mpp_nodes_next_wake(const mpp_nodes *ns) { return ns->heap.n ? ns->heap.e[0].at : NEVER; }
 
 uint64_t mpp_nodes_busy_until(const mpp_nodes *ns) { return ns->busy_until; }
 
