@@ -14,8 +14,9 @@
  * Per cycle (two-phase clock, so the visiting order cannot matter):
  *   mpp_net_deliver   credits and flits due this cycle land (written by
  *                     earlier cycles only: latencies are >= 1)
- *   mpp_net_routers   each active router, for each input VC whose front flit
- *                     is ready:
+ *   mpp_net_routers   each active router: its input VCs waiting for a route
+ *                     and a VC (the `wait` masks) try, in rotating input
+ *                     order; then switch allocation among the `ready` VCs:
  *
  *       idle --route()--> routed --va()--> active --sa() win--> flit sent
  *         ^                                   |
@@ -39,7 +40,11 @@
  *   3. flits_injected == flits_ejected + flits in buffers and channels;
  *   4. a router is in the active list iff it buffers flits;
  *   5. one-port ejection (ej_one): at most one ejection VC of a node is
- *      busy, and ej_busy says whether one is.
+ *      busy, and ej_busy says whether one is;
+ *   6. the masks: an input VC is `full` iff it holds flits, `wait` iff it
+ *      holds flits and no output VC, `ready` iff it holds flits, an output
+ *      VC and (unless that output is a sink) a credit; a port's bit in its
+ *      router's masks is set iff the port's mask is non-zero.
  *
  * Node ports (docs/model.md): all-port on a direct network redirects, in
  * route_and_allocate, a packet routed to its node's ejection port to the
@@ -47,22 +52,55 @@
  * predictable branch per routed head); one-port on a multi-link topology
  * lets one packet of a node at a time hold an ejection VC (ej_busy).
  */
+/* mmap's MAP_ANONYMOUS and madvise are not in POSIX 2008: glibc declares
+ * them with _DEFAULT_SOURCE (big_alloc falls back to calloc without them). */
+#define _DEFAULT_SOURCE 1
+
 #include "core/network.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/base/strbuf.h"
 
 static void set_cursors(mpp_net *n);
 
-static void *xcalloc(size_t n, size_t sz, bool *ok)
+/* Large zeroed arrays (the endpoint records): mapped with transparent huge
+ * pages where the kernel allows it, since a large network's records span
+ * far more 4 KB pages than the TLB holds (docs/performance.md). */
+#define HUGE_MIN ((size_t)4 << 20)
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+static void *big_alloc(size_t bytes, void **base, size_t *len)
 {
-    void *p = calloc(n ? n : 1, sz);
-    if (!p)
-        *ok = false;
+    *base = NULL;
+    *len = 0;
+#ifndef MAP_ANONYMOUS
+    return calloc(1, bytes ? bytes : 1);
+#endif
+    if (bytes < HUGE_MIN)
+        return calloc(1, bytes ? bytes : 1);
+    size_t l = bytes + HUGE_ALIGN;
+    void *m = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)m + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    *base = m;
+    *len = l;
     return p;
+}
+
+static void big_free(void *p, void *base, size_t len)
+{
+    if (base)
+        munmap(base, len);
+    else
+        free(p);
 }
 
 static uint32_t pow2_above(uint32_t x)
@@ -72,6 +110,9 @@ static uint32_t pow2_above(uint32_t x)
         w <<= 1;
     return w;
 }
+
+#define POOL_FIRST 256u   /* packet slots allocated at start; doubled when used up */
+#define SLOT_FIRST 64u    /* events a wheel slot holds at start; doubled when full */
 
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err)
@@ -99,6 +140,9 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     if (t->max_radix > 64)
         return mpp_err_set(err, MPP_EINVAL, "network: router radix %u is above the limit of 64",
                            t->max_radix);
+    if (n->NE >= (1u << 26))
+        return mpp_err_set(err, MPP_EINVAL,
+                           "network: %u channel endpoints is above the limit of 2^26", n->NE);
     if (!n->routing->supports(t, n->routing_cfg, err))
         return MPP_EINVAL;
     n->route_classes = n->routing->route_classes(t, n->routing_cfg);
@@ -127,7 +171,6 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
             return rc;
     }
 
-    bool ok = true;
     uint32_t P = n->P, NE = n->NE, V = n->V, B = n->B, R = t->routers;
     n->nic_model = mpp_nic_bounded(nc->nic);
     n->pair = t->pair_link;
@@ -152,110 +195,99 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         fifo_flits = (uint32_t)((per ? per : 1) * packet_flits);
         n->fifo_flits = fifo_flits;
     }
+    /* one record per endpoint: header, V input VCs, V output VCs, V x B
+     * buffer words, rounded up to 8 bytes */
+    n->ovc_off = (uint32_t)(sizeof(mpp_port) + ((V * sizeof(mpp_ivc) + 7) & ~(size_t)7));
+    n->buf_off = n->ovc_off + V * (uint32_t)sizeof(mpp_ovc);
+    n->stride = ((size_t)n->buf_off + (size_t)V * B * sizeof(uint32_t) + 7) & ~(size_t)7;
+    if ((double)n->stride * NE > 64e9)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "network: %u endpoints of %zu bytes is above the limit of 64 GB",
+                           NE, n->stride);
     if (check_only)
         return 0; /* mpp_sim_validate: the checks, no arrays */
-    n->dst = xcalloc(NE, sizeof *n->dst, &ok);
-    n->src = xcalloc(NE, sizeof *n->src, &ok);
-    n->sink = xcalloc(NE, sizeof *n->sink, &ok);
-    n->sink_node = xcalloc(NE, sizeof *n->sink_node, &ok);
+
+    bool ok = true;
+    n->arena = big_alloc((size_t)NE * n->stride, &n->arena_base, &n->arena_len);
+    n->rt = calloc(R ? R : 1, sizeof *n->rt);
+    n->active = calloc(R ? R : 1, sizeof *n->active);
+    n->amask = calloc(((size_t)R + 63) / 64 + 1, sizeof *n->amask);
+    n->link = calloc(n->L ? n->L : 1, sizeof *n->link);
     if (n->nic_model)
-        n->ej_credits = xcalloc((size_t)t->links * n->message_classes, sizeof *n->ej_credits, &ok);
-    n->buf = xcalloc((size_t)P * V * B, sizeof *n->buf, &ok);
-    n->ihead = xcalloc((size_t)P * V, sizeof *n->ihead, &ok);
-    n->icount = xcalloc((size_t)P * V, sizeof *n->icount, &ok);
-    n->iout = xcalloc((size_t)P * V, sizeof *n->iout, &ok);
-    n->iovc = xcalloc((size_t)P * V, sizeof *n->iovc, &ok);
-    n->ilo = xcalloc((size_t)P * V, sizeof *n->ilo, &ok);
-    n->ihi = xcalloc((size_t)P * V, sizeof *n->ihi, &ok);
-    n->credits = xcalloc((size_t)NE * V, sizeof *n->credits, &ok);
-    n->obusy = xcalloc((size_t)NE * V, sizeof *n->obusy, &ok);
-    n->va_ptr = xcalloc(NE, sizeof *n->va_ptr, &ok);
-    n->rflits = xcalloc(R, sizeof *n->rflits, &ok);
-    n->pmask = xcalloc(P, sizeof *n->pmask, &ok);
-    n->in_local = xcalloc(P, sizeof *n->in_local, &ok);
-    n->chan_flits = xcalloc(NE, sizeof *n->chan_flits, &ok);
-    n->rmask = xcalloc(R, sizeof *n->rmask, &ok);
-    n->rrot = xcalloc(R, sizeof *n->rrot, &ok);
-    n->active = xcalloc(R, sizeof *n->active, &ok);
-    n->active_pos = xcalloc(R, sizeof *n->active_pos, &ok);
-    n->sa_in_ptr = xcalloc(P, sizeof *n->sa_in_ptr, &ok);
-    n->sa_out_ptr = xcalloc(P, sizeof *n->sa_out_ptr, &ok);
-    n->acc_ptr = xcalloc(P, sizeof *n->acc_ptr, &ok);
-    n->rrng = xcalloc(R, sizeof *n->rrng, &ok);
+        ok &= (n->ej_credits = calloc((size_t)t->links * n->message_classes,
+                                      sizeof *n->ej_credits)) != NULL;
     uint32_t mr = t->max_radix ? t->max_radix : 1;
-    n->s_req_vc = xcalloc(mr, sizeof *n->s_req_vc, &ok);
-    n->s_out_mask = xcalloc(mr, sizeof *n->s_out_mask, &ok);
-    n->s_grant = xcalloc(mr, sizeof *n->s_grant, &ok);
-    n->s_elig = xcalloc(mr, sizeof *n->s_elig, &ok);
+    n->s_req_vc = calloc(mr, sizeof *n->s_req_vc);
+    n->s_out_mask = calloc(mr, sizeof *n->s_out_mask);
+    n->s_grant = calloc(mr, sizeof *n->s_grant);
+    n->s_elig = calloc(mr, sizeof *n->s_elig);
     if (n->allocator == MPP_ALLOC_AGE) {
-        n->s_age_iv = xcalloc((size_t)mr * n->V, sizeof *n->s_age_iv, &ok);
-        n->s_age_key = xcalloc((size_t)mr * n->V, sizeof *n->s_age_key, &ok);
+        ok &= (n->s_age_iv = calloc((size_t)mr * n->V, sizeof *n->s_age_iv)) != NULL;
+        ok &= (n->s_age_key = calloc((size_t)mr * n->V, sizeof *n->s_age_key)) != NULL;
     }
-    n->lpkt = xcalloc(n->L, sizeof *n->lpkt, &ok);
-    n->lsent = xcalloc(n->L, sizeof *n->lsent, &ok);
-    n->lvc = xcalloc(n->L, sizeof *n->lvc, &ok);
-    n->lq = xcalloc(n->L, sizeof *n->lq, &ok);
-    n->lnext = xcalloc(n->L, sizeof *n->lnext, &ok);
-
-    /* Every live packet has a flit in a buffer or on a channel, or is the
-     * packet a node link is starting: this bounds the pool exactly. */
-    uint64_t cap = (uint64_t)P * V * B + (uint64_t)NE * (n->link_lat + n->delay) + n->L + 1 +
-                   (uint64_t)t->links * n->message_classes * fifo_flits;
-    if (cap >= (1u << 30))
-        return mpp_err_set(err, MPP_EINVAL, "network too large for 30-bit packet handles");
-    n->pool_cap = (uint32_t)cap;
-    n->pkt = xcalloc(cap, sizeof *n->pkt, &ok);
-
+    n->pool_cap = POOL_FIRST;
+    n->pkt = malloc(n->pool_cap * sizeof *n->pkt);
     uint32_t far = n->link_lat + n->delay;
     n->W = pow2_above(far > n->credit_lat ? far : n->credit_lat);
-    n->fcap = NE;
-    n->ccap = NE;
-    n->fw = xcalloc((size_t)n->W * n->fcap, sizeof *n->fw, &ok);
-    n->fn = xcalloc(n->W, sizeof *n->fn, &ok);
-    n->cw = xcalloc((size_t)n->W * n->ccap, sizeof *n->cw, &ok);
-    n->cn = xcalloc(n->W, sizeof *n->cn, &ok);
+    n->wheel = calloc(n->W, sizeof *n->wheel);
+    ok &= n->arena && n->rt && n->active && n->amask && n->link && n->s_req_vc && n->s_out_mask &&
+          n->s_grant && n->s_elig && n->pkt && n->wheel;
+    for (uint32_t s = 0; ok && s < n->W; s++) {
+        mpp_slot *sl = &n->wheel[s];
+        sl->fcap = sl->ccap = SLOT_FIRST;
+        sl->f = malloc(SLOT_FIRST * sizeof *sl->f);
+        sl->c = malloc(SLOT_FIRST * sizeof *sl->c);
+        ok &= sl->f && sl->c;
+    }
     if (!ok) {
         mpp_net_free(n);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building the network");
     }
 
-    for (uint32_t e = 0; e < NE; e++)
-        n->dst[e] = n->src[e] = MPP_NONE;
-    for (uint32_t g = 0; g < P; g++)
-        n->in_local[g] = (uint8_t)(g - t->port_base[t->port_router[g]]);
+    for (uint32_t e = 0; e < NE; e++) {
+        mpp_port *p = mpp_net_port(n, e);
+        p->dst = p->src = p->router = MPP_NONE;
+        for (uint32_t v = 0; v < V; v++) {
+            mpp_ivc *c = mpp_port_ivc(p, v);
+            c->out = MPP_NONE;
+            c->ovc = MPP_VC_NONE;
+            mpp_ovc *o = mpp_port_ovc(n, p, v);
+            o->credits = B;
+            o->holder = MPP_NONE;
+        }
+    }
     for (uint32_t g = 0; g < P; g++) {
+        mpp_port *p = mpp_net_port(n, g);
+        p->router = t->port_router[g];
+        p->local = (uint16_t)(g - t->port_base[t->port_router[g]]);
         uint32_t peer = t->port_peer[g];
         if (peer == MPP_TOPO_NONE)
             continue;
         uint32_t in = (peer & MPP_TOPO_NODE) ? P + (peer & ~MPP_TOPO_NODE) : peer;
-        n->dst[g] = in;
-        n->src[in] = g;
+        p->dst = in;
+        mpp_net_port(n, in)->src = g;
         if (peer & MPP_TOPO_NODE) {
             /* the node swallows a flit per cycle: no per-VC credits (nic:
              * ideal), or the receive-FIFO credits of its class (nic: model) */
-            n->sink[g] = 1;
-            n->sink_node[g] = t->link_node[peer & ~MPP_TOPO_NODE];
-            n->dst[P + (peer & ~MPP_TOPO_NODE)] = g;
-            n->src[g] = P + (peer & ~MPP_TOPO_NODE);
+            p->sink = 1;
+            p->sink_node = t->link_node[peer & ~MPP_TOPO_NODE];
+            mpp_net_port(n, P + (peer & ~MPP_TOPO_NODE))->dst = g;
+            p->src = P + (peer & ~MPP_TOPO_NODE);
         }
     }
-    for (size_t i = 0; i < (size_t)NE * V; i++)
-        n->credits[i] = B;
     if (n->nic_model)
         for (size_t i = 0; i < (size_t)t->links * n->message_classes; i++)
             n->ej_credits[i] = fifo_flits;
-    for (size_t i = 0; i < (size_t)P * V; i++)
-        n->iout[i] = n->iovc[i] = MPP_NONE;
     for (uint32_t r = 0; r < R; r++) {
-        n->active_pos[r] = MPP_NONE;
-        mpp_rng_init(&n->rrng[r], seed, MPP_RNG_ROUTER, r);
+        mpp_router *rt = &n->rt[r];
+        rt->pos = MPP_NONE;
+        rt->base = t->port_base[r];
+        rt->np = t->port_base[r + 1] - t->port_base[r];
+        mpp_rng_init(&rt->rng, seed, MPP_RNG_ROUTER, r);
     }
     for (uint32_t l = 0; l < n->L; l++)
-        n->lpkt[l] = MPP_NONE;
-    for (uint32_t i = 0; i + 1 < n->pool_cap; i++)
-        n->pkt[i].next_free = i + 1;
-    n->pkt[n->pool_cap - 1].next_free = MPP_NONE;
-    n->free_head = 0;
+        n->link[l].pkt = MPP_NONE;
+    n->free_head = MPP_NONE;
     set_cursors(n);
     return 0;
 }
@@ -264,12 +296,16 @@ void mpp_net_free(mpp_net *n)
 {
     if (n->routing && n->routing->destroy && n->routing_priv)
         n->routing->destroy(n->routing_priv);
-    void *ptrs[] = {n->dst, n->src, n->sink, n->buf, n->ihead, n->icount, n->iout,
-                    n->iovc, n->ilo, n->ihi, n->credits, n->obusy, n->va_ptr, n->rflits,
-                    n->active, n->active_pos, n->sa_in_ptr, n->sa_out_ptr, n->acc_ptr, n->rrng,
-                    n->s_req_vc, n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key, n->pmask, n->in_local, n->rmask, n->rrot, n->lpkt,
-                    n->lsent, n->lvc, n->lq, n->lnext, n->sink_node, n->ej_credits, n->pkt, n->fw, n->fn, n->cw, n->cn, n->chan_flits,
-                    n->ej_busy};
+    if (n->wheel)
+        for (uint32_t s = 0; s < n->W; s++) {
+            free(n->wheel[s].f);
+            free(n->wheel[s].c);
+        }
+    if (n->arena)
+        big_free(n->arena, n->arena_base, n->arena_len);
+    void *ptrs[] = {n->rt, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
+                    n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key,
+                    n->pkt, n->wheel, n->ej_busy};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -286,38 +322,73 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err)
 
 /* --- small helpers --------------------------------------------------------- */
 
-static inline void activate(mpp_net *n, uint32_t r)
+/* The hot functions copy the layout into locals (HOT): the compiler then
+ * keeps them in registers across the stores into the records, which it
+ * could not do with loads through n (any store might alias them). */
+#define HOT                                                                                        \
+    char *const A_ = n->arena;                                                                     \
+    const size_t S_ = n->stride;                                                                   \
+    const uint32_t OO_ = n->ovc_off, BO_ = n->buf_off, B_ = n->B;                                  \
+    (void)A_;                                                                                      \
+    (void)S_;                                                                                      \
+    (void)OO_;                                                                                     \
+    (void)BO_;                                                                                     \
+    (void)B_
+#define PORT(e) ((mpp_port *)(void *)(A_ + (size_t)(e) * S_))
+#define OVC(p, v) ((mpp_ovc *)(void *)((char *)(p) + OO_) + (v))
+#define BUF(p, v) ((uint32_t *)(void *)((char *)(p) + BO_) + (size_t)(v) * B_)
+
+static void grow_slot_f(mpp_net *n, mpp_slot *s)
 {
-    if (n->active_pos[r] == MPP_NONE) {
-        n->active_pos[r] = n->nactive;
-        n->active[n->nactive++] = r;
+    uint32_t cap = s->fcap * 2;
+    mpp_flit_ev *f = realloc(s->f, (size_t)cap * sizeof *f);
+    if (!f) {
+        n->oom = true;
+        s->nf = 0; /* the run stops at the end of this cycle */
+        return;
     }
+    s->f = f;
+    s->fcap = cap;
 }
 
-/* Send a flit on output endpoint out. A flit bound for a router lands in its
- * input buffer router_delay cycles after it crossed the link: the router
- * pipeline is folded into the channel, so every buffered flit is ready to
- * leave and routers do no work for flits still in their pipeline. Credit
- * timing is unchanged (the sender counted the slot when it sent). */
-static inline void send_flit(mpp_net *n, uint32_t out, uint32_t vc, uint32_t flit)
+static void grow_slot_c(mpp_net *n, mpp_slot *s)
 {
-    uint32_t in = n->dst[out];
-    mpp_flit_ev *ev = in < n->P ? &n->ev_router[(*n->ev_router_n)++]
-                                : &n->ev_node[(*n->ev_node_n)++];
-    ev->in = in;
+    uint32_t cap = s->ccap * 2;
+    uint32_t *c = realloc(s->c, (size_t)cap * sizeof *c);
+    if (!c) {
+        n->oom = true;
+        s->nc = 0;
+        return;
+    }
+    s->c = c;
+    s->ccap = cap;
+}
+
+/* Send a flit on output endpoint op (record p). A flit bound for a router
+ * lands in its input buffer router_delay cycles after it crossed the link:
+ * the router pipeline is folded into the channel, so every buffered flit is
+ * ready to leave and routers do no work for flits still in their pipeline.
+ * Credit timing is unchanged (the sender counted the slot when it sent). */
+static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit)
+{
+    uint32_t in = p->dst;
+    mpp_slot *s = in < n->P ? n->ev_router : n->ev_node;
+    if (__builtin_expect(s->nf == s->fcap, 0))
+        grow_slot_f(n, s);
+    mpp_flit_ev *ev = &s->f[s->nf++];
+    ev->to = in << 6 | vc;
     ev->flit = flit;
-    ev->vc = vc;
     n->flit_hops++;
-    n->last_progress = n->cycle;
     if (n->count_channels)
-        n->chan_flits[out]++;
+        p->chan++;
 }
 
 static inline void send_credit(mpp_net *n, uint32_t out, uint32_t vc)
 {
-    mpp_credit_ev *ev = &n->ev_credit[(*n->ev_credit_n)++];
-    ev->out = out;
-    ev->vc = vc;
+    mpp_slot *s = n->ev_credit;
+    if (__builtin_expect(s->nc == s->ccap, 0))
+        grow_slot_c(n, s);
+    s->c[s->nc++] = out << 6 | vc;
 }
 
 /* Point the send cursors at the wheel slots that the sends of this cycle
@@ -326,245 +397,328 @@ static inline void send_credit(mpp_net *n, uint32_t out, uint32_t vc)
 static void set_cursors(mpp_net *n)
 {
     uint32_t m = n->W - 1;
-    uint32_t sr = (uint32_t)((n->cycle + n->link_lat + n->delay) & m);
-    uint32_t sn = (uint32_t)((n->cycle + n->link_lat) & m);
-    uint32_t sc = (uint32_t)((n->cycle + n->credit_lat) & m);
-    n->ev_router = &n->fw[(size_t)sr * n->fcap];
-    n->ev_router_n = &n->fn[sr];
-    n->ev_node = &n->fw[(size_t)sn * n->fcap];
-    n->ev_node_n = &n->fn[sn];
-    n->ev_credit = &n->cw[(size_t)sc * n->ccap];
-    n->ev_credit_n = &n->cn[sc];
+    n->ev_router = &n->wheel[(n->cycle + n->link_lat + n->delay) & m];
+    n->ev_node = &n->wheel[(n->cycle + n->link_lat) & m];
+    n->ev_credit = &n->wheel[(n->cycle + n->credit_lat) & m];
 }
 
 /* --- phase 1: deliveries --------------------------------------------------- */
 
 void mpp_net_deliver(mpp_net *n)
 {
-    uint32_t slot = (uint32_t)(n->cycle & (n->W - 1));
-    uint32_t V = n->V, B = n->B;
-    mpp_credit_ev *cev = &n->cw[(size_t)slot * n->ccap];
-    for (uint32_t i = 0, k = n->cn[slot]; i < k; i++)
-        n->credits[(size_t)cev[i].out * V + cev[i].vc]++;
-    n->cn[slot] = 0;
-
-    mpp_flit_ev *fev = &n->fw[(size_t)slot * n->fcap];
-    for (uint32_t i = 0, k = n->fn[slot]; i < k; i++) {
-        uint32_t in = fev[i].in;
-        if (in < n->P) {
-            uint32_t vc = fev[i].vc;
-            size_t iv = (size_t)in * V + vc;
-            uint32_t pos = n->ihead[iv] + n->icount[iv];
-            if (pos >= B)
-                pos -= B;
-            n->buf[iv * B + pos] = fev[i].flit;
-            uint32_t c = ++n->icount[iv];
-            if (c > n->peak_vc)
-                n->peak_vc = c;
-            uint32_t r = n->topo->port_router[in];
-            n->pmask[in] |= 1ULL << vc;
-            n->rmask[r] |= 1ULL << n->in_local[in];
-            n->rflits[r]++;
-            activate(n, r);
-        } else {
-            n->flits_ejected++;
-            n->on_eject(n->eject_ud, n->topo->link_node[in - n->P], fev[i].flit, n->cycle);
+    mpp_slot *s = &n->wheel[n->cycle & (n->W - 1)];
+    uint32_t B = n->B, P = n->P, peak = n->peak_vc;
+    char *const A = n->arena;
+    const size_t S = n->stride;
+    const uint32_t OO = n->ovc_off, BO = n->buf_off;
+    mpp_router *const RT = n->rt;
+    for (uint32_t i = 0, k = s->nc; i < k; i++) {
+        uint32_t ov = s->c[i];
+        mpp_port *p = (mpp_port *)(void *)(A + (size_t)(ov >> 6) * S);
+        mpp_ovc *o = (mpp_ovc *)(void *)((char *)p + OO) + (ov & 63);
+        if (o->credits++ == 0 && o->holder < MPP_HOLD_LINK) {
+            /* the holder's front flit may leave again */
+            mpp_port *q = (mpp_port *)(void *)(A + (size_t)(o->holder >> 6) * S);
+            uint32_t w = o->holder & 63;
+            if (mpp_port_ivc(q, w)->count) {
+                q->ready |= 1ULL << w;
+                RT[q->router].ready |= 1ULL << q->local;
+            }
         }
     }
-    n->fn[slot] = 0;
+    s->nc = 0;
+
+    for (uint32_t i = 0, k = s->nf; i < k; i++) {
+        uint32_t in = s->f[i].to >> 6, vc = s->f[i].to & 63;
+        if (in < P) {
+            mpp_port *p = (mpp_port *)(void *)(A + (size_t)in * S);
+            mpp_ivc *c = mpp_port_ivc(p, vc);
+            uint32_t pos = c->head + c->count;
+            if (pos >= B)
+                pos -= B;
+            ((uint32_t *)(void *)((char *)p + BO))[vc * B + pos] = s->f[i].flit;
+            uint32_t cnt = ++c->count;
+            if (cnt > peak)
+                peak = cnt;
+            uint32_t r = p->router;
+            mpp_router *rt = &RT[r];
+            if (cnt == 1) {
+                /* the VC was empty: its front flit waits for allocation, or
+                 * (a packet's later flit) may leave if it has a credit */
+                uint64_t ib = 1ULL << p->local;
+                p->full |= 1ULL << vc;
+                rt->full |= ib;
+                if (c->ovc == MPP_VC_NONE) {
+                    p->wait |= 1ULL << vc;
+                    rt->wait |= ib;
+                } else {
+                    mpp_port *op = (mpp_port *)(void *)(A + (size_t)c->out * S);
+                    if (op->sink || ((mpp_ovc *)(void *)((char *)op + OO))[c->ovc].credits) {
+                        p->ready |= 1ULL << vc;
+                        rt->ready |= ib;
+                    }
+                }
+            }
+            rt->flits++;
+            if (rt->pos == MPP_NONE) {
+                if (n->ordered) {
+                    rt->pos = 0;
+                    n->amask[r >> 6] |= 1ULL << (r & 63);
+                    n->nactive++;
+                } else {
+                    rt->pos = n->nactive;
+                    n->active[n->nactive++] = r;
+                }
+            }
+        } else {
+            n->flits_ejected++;
+            n->on_eject(n->eject_ud, n->topo->link_node[in - n->P], s->f[i].flit, n->cycle);
+        }
+    }
+    s->nf = 0;
+    n->peak_vc = peak;
     set_cursors(n);
 }
 
 /* --- phase 2: routers ------------------------------------------------------ */
 
-/* Route computation (once per packet per router) and VC allocation for input
- * VC iv of router r at local input port ip. Returns true when the VC holds
- * an output VC afterwards. */
-static bool route_and_allocate(mpp_net *n, uint32_t r, uint32_t ip, size_t iv, uint32_t flit)
+/* Route computation (once per packet per router) and VC allocation for the
+ * waiting input VC v of port p (global g, local input ip of router r).
+ * Returns true when the VC holds an output VC afterwards. */
+static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
+                               uint32_t v)
 {
-    uint32_t V = n->V;
-    mpp_packet *p = &n->pkt[flit >> 2];
-    if (n->iout[iv] == MPP_NONE) {
+    HOT;
+    uint32_t ip = p->local;
+    mpp_ivc *c = mpp_port_ivc(p, v);
+    uint32_t flit = BUF(p, v)[c->head];
+    mpp_packet *pk = &n->pkt[flit >> 2];
+    if (c->out == MPP_NONE) {
         mpp_route_out ro;
-        n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, ip, &p->route,
-                          &n->rrng[r], &ro);
-        uint32_t g = n->topo->port_base[r] + ro.port;
+        n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, ip, &pk->route, &rt->rng,
+                          &ro);
+        uint32_t og = rt->base + ro.port;
         if (__builtin_expect(n->pair != NULL, 0)) {
             /* all-port: eject on the link paired with the arrival port
              * (a packet from the local node keeps link 0) */
-            uint32_t l = n->pair[n->topo->port_base[r] + ip];
-            if (n->sink[g] && l != MPP_TOPO_NONE)
-                g = n->topo->link_port[l];
+            uint32_t l = n->pair[g];
+            if (PORT(og)->sink && l != MPP_TOPO_NONE)
+                og = n->topo->link_port[l];
         }
-        n->iout[iv] = g;
-        uint32_t cls = (uint32_t)p->mclass * n->route_classes + ro.route_class;
-        n->ilo[iv] = (uint16_t)(cls * n->vcs_per_class);
-        n->ihi[iv] = (uint16_t)(n->ilo[iv] + n->vcs_per_class);
-        p->route.route_class = (uint8_t)ro.route_class;
+        c->out = og;
+        c->lout = (uint16_t)(og - rt->base);
+        uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
+        c->lo = (uint16_t)(cls * n->vcs_per_class);
+        c->hi = (uint16_t)(c->lo + n->vcs_per_class);
+        pk->route.route_class = (uint8_t)ro.route_class;
     }
-    uint32_t out = n->iout[iv];
-    uint32_t lo = n->ilo[iv], hi = n->ihi[iv], span = hi - lo;
-    uint32_t start = n->va_ptr[out];
-    bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !n->sink[out];
-    bool one = n->ej_one && n->sink[out];
+    uint32_t out = c->out;
+    mpp_port *op = PORT(out);
+    uint32_t lo = c->lo, span = (uint32_t)c->hi - lo;
+    uint32_t start = op->va_ptr;
+    bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !op->sink;
+    bool one = n->ej_one && op->sink;
     if (one) {
         /* one-port ejection: one packet of the node at a time, and (nic:
          * model) only one its FIFO share can take, so that the packet
          * holding the node's ejection never waits for the FIFO */
-        if (n->ej_busy[n->sink_node[out]])
+        if (n->ej_busy[op->sink_node])
             return false;
-        if (n->nic_model && n->ej_credits[(size_t)(n->dst[out] - n->P) * n->message_classes +
-                                          p->mclass] < p->flits)
+        if (n->nic_model &&
+            n->ej_credits[(size_t)(op->dst - n->P) * n->message_classes + pk->mclass] < pk->flits)
             return false;
     }
     if (start >= span)
         start = 0;
+    mpp_ovc *ovs = OVC(op, 0);
     for (uint32_t k = 0, j = start; k < span; k++) {
-        uint32_t v = lo + j;
+        uint32_t w = lo + j;
         if (++j == span)
             j = 0;
-        size_t ov = (size_t)out * V + v;
-        if (n->obusy[ov])
+        mpp_ovc *o = &ovs[w];
+        if (o->holder != MPP_NONE)
             continue;
-        if (ct && n->credits[ov] < p->flits)
+        if (ct && o->credits < pk->flits)
             continue;
-        n->obusy[ov] = 1;
-        n->iovc[iv] = v;
-        n->va_ptr[out] = j;
+        o->holder = g << 6 | v;
+        c->ovc = (uint16_t)w;
+        op->va_ptr = (uint16_t)j;
         if (one)
-            n->ej_busy[n->sink_node[out]] = 1;
+            n->ej_busy[op->sink_node] = 1;
+        uint64_t bit = 1ULL << v;
+        p->wait &= ~bit;
+        if (!p->wait)
+            rt->wait &= ~(1ULL << ip);
+        if (op->sink || o->credits > 0) {
+            p->ready |= bit;
+            rt->ready |= 1ULL << ip;
+        }
         return true;
     }
     return false;
 }
 
-/* Move the front flit of input VC v of global input port g (router r) to
- * its allocated output VC. */
-static inline void traverse(mpp_net *n, uint32_t r, uint32_t g, uint32_t v)
+/* Move the front flit of input VC v of global input port g (record p,
+ * router rt) to its allocated output VC. */
+static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
 {
-    uint32_t V = n->V, B = n->B;
-    size_t iv = (size_t)g * V + v;
-    uint32_t h = n->ihead[iv];
-    uint32_t flit = n->buf[iv * B + h];
-    n->ihead[iv] = (uint16_t)(h + 1 == B ? 0 : h + 1);
-    if (--n->icount[iv] == 0) {
-        n->pmask[g] &= ~(1ULL << v);
-        if (!n->pmask[g])
-            n->rmask[r] &= ~(1ULL << n->in_local[g]);
+    HOT;
+    uint32_t B = n->B;
+    mpp_ivc *c = mpp_port_ivc(p, v);
+    uint32_t h = c->head;
+    uint32_t flit = BUF(p, v)[h];
+    c->head = (uint16_t)(h + 1 == B ? 0 : h + 1);
+    uint64_t bit = 1ULL << v, ib = 1ULL << p->local;
+    if (--c->count == 0) {
+        p->full &= ~bit;
+        if (!p->full)
+            rt->full &= ~ib;
     }
-    n->rflits[r]--;
-    send_credit(n, n->src[g], v);
-    uint32_t out = n->iout[iv], ovc = n->iovc[iv];
-    size_t ov = (size_t)out * V + ovc;
-    if (!n->sink[out])
-        n->credits[ov]--;
-    else if (n->nic_model && (flit & MPP_FLIT_HEAD)) {
-        mpp_packet *p = &n->pkt[flit >> 2];
-        p->eject_link = n->dst[out] - n->P;
-        n->ej_credits[(size_t)p->eject_link * n->message_classes + p->mclass] -= p->flits;
+    rt->flits--;
+    send_credit(n, p->src, v);
+    mpp_port *op = PORT(c->out);
+    mpp_ovc *o = OVC(op, c->ovc);
+    uint32_t ovc = c->ovc;
+    bool more = c->count != 0;
+    if (!op->sink) {
+        if (--o->credits == 0)
+            more = false;
+    } else if (n->nic_model && (flit & MPP_FLIT_HEAD)) {
+        mpp_packet *pk = &n->pkt[flit >> 2];
+        pk->eject_link = op->dst - n->P;
+        n->ej_credits[(size_t)pk->eject_link * n->message_classes + pk->mclass] -= pk->flits;
     }
-    if ((flit & MPP_FLIT_HEAD) && n->dst[out] < n->P)
+    if ((flit & MPP_FLIT_HEAD) && op->dst < n->P)
         n->pkt[flit >> 2].hops++;
-    send_flit(n, out, ovc, flit);
+    send_flit(n, op, ovc, flit);
     if (flit & MPP_FLIT_TAIL) {
-        n->obusy[ov] = 0;
-        n->iout[iv] = MPP_NONE;
-        n->iovc[iv] = MPP_NONE;
-        if (n->ej_one && n->sink[out])
-            n->ej_busy[n->sink_node[out]] = 0;
+        o->holder = MPP_NONE;
+        c->out = MPP_NONE;
+        c->ovc = MPP_VC_NONE;
+        if (n->ej_one && op->sink)
+            n->ej_busy[op->sink_node] = 0;
+        more = false;
+        if (c->count) {
+            /* the next packet's head is at the front */
+            p->wait |= bit;
+            rt->wait |= ib;
+        }
+    }
+    if (!more) {
+        p->ready &= ~bit;
+        if (!p->ready)
+            rt->ready &= ~ib;
     }
 }
 
-/* Input VC iv can send its front flit this cycle (allocated, credit). */
-static inline bool eligible(mpp_net *n, uint32_t r, uint32_t ip, size_t iv)
-{
-    if (!n->icount[iv])
-        return false;
-    if (n->iovc[iv] == MPP_NONE) {
-        uint32_t flit = n->buf[iv * n->B + n->ihead[iv]];
-        if (!route_and_allocate(n, r, ip, iv, flit))
-            return false;
-    }
-    uint32_t out = n->iout[iv];
-    if (n->sink[out]) {
-        if (!n->nic_model)
-            return true;
-        /* a packet enters the receive FIFO only when the FIFO has room for
-         * all of it (reserved by its head): partial packets of several
-         * links or VCs can then never fill the FIFO between them */
-        uint32_t flit = n->buf[iv * n->B + n->ihead[iv]];
-        if (!(flit & MPP_FLIT_HEAD))
-            return true;
-        const mpp_packet *p = &n->pkt[flit >> 2];
-        return n->ej_credits[(size_t)(n->dst[out] - n->P) * n->message_classes + p->mclass] >=
-               p->flits;
-    }
-    return n->credits[(size_t)out * n->V + n->iovc[iv]] > 0;
-}
-
-static inline uint32_t rr_pick(uint64_t mask, uint32_t start, uint32_t width)
+static inline uint32_t rr_pick(uint64_t mask, uint32_t start)
 {
     /* first set bit at or after start, wrapping */
     uint64_t hi = start < 64 ? mask & (~0ULL << start) : 0;
     if (hi)
         return (uint32_t)__builtin_ctzll(hi);
-    (void)width;
     return (uint32_t)__builtin_ctzll(mask);
 }
 
-/* Eligible VCs of every non-empty input port of router r, visiting the
- * ports from a rotating start (the visiting order decides VC-allocation
- * conflicts between inputs, so no input has a fixed priority). Fills
- * s_elig[i] and returns the mask of inputs with an eligible VC. */
-static uint64_t collect(mpp_net *n, uint32_t r, uint32_t base, uint32_t np)
+/* nic: model — a ready VC bound for a sink whose front flit is a head may
+ * leave only when its receive-FIFO share has room for all of the packet
+ * (reserved by its head): partial packets of several links or VCs can then
+ * never fill the FIFO between them. */
+static uint64_t fifo_filter(const mpp_net *n, mpp_port *p, uint64_t e)
 {
-    uint32_t V = n->V;
-    uint64_t pm = n->rmask[r], any = 0;
-    uint32_t rot = n->rrot[r];
-    n->rrot[r] = (uint8_t)(rot + 1 >= np ? 0 : rot + 1);
-    uint64_t order[2] = {pm & (~0ULL << rot), pm & ((1ULL << rot) - 1)};
+    HOT;
+    for (uint64_t m = e; m; m &= m - 1) {
+        uint32_t v = (uint32_t)__builtin_ctzll(m);
+        const mpp_ivc *c = mpp_port_ivc(p, v);
+        const mpp_port *op = PORT(c->out);
+        if (!op->sink)
+            continue;
+        uint32_t flit = BUF(p, v)[c->head];
+        if (!(flit & MPP_FLIT_HEAD))
+            continue;
+        const mpp_packet *pk = &n->pkt[flit >> 2];
+        if (n->ej_credits[(size_t)(op->dst - n->P) * n->message_classes + pk->mclass] < pk->flits)
+            e &= ~(1ULL << v);
+    }
+    return e;
+}
+
+/* Route and VC allocation for router r's waiting input VCs, visiting the
+ * inputs from a rotating start (the visiting order decides VC-allocation
+ * conflicts between inputs, so no input has a fixed priority), VCs in
+ * ascending order. The start moves on every cycle the router is visited. */
+static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    HOT;
+    uint32_t rot = rt->rot, np = rt->np, base = rt->base;
+    rt->rot = rot + 1 >= np ? 0 : rot + 1;
+    uint64_t wm = rt->wait;
+    if (!wm)
+        return;
+    uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
     for (int h = 0; h < 2; h++)
         for (uint64_t m = order[h]; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-            uint64_t e = 0;
-            for (uint64_t vm = n->pmask[g]; vm; vm &= vm - 1) {
-                uint32_t v = (uint32_t)__builtin_ctzll(vm);
-                if (eligible(n, r, i, (size_t)g * V + v))
-                    e |= 1ULL << v;
-            }
-            n->s_elig[i] = e;
-            if (e)
-                any |= 1ULL << i;
+            mpp_port *p = PORT(g);
+            for (uint64_t vm = p->wait; vm; vm &= vm - 1)
+                route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
         }
+}
+
+/* The eligible VCs of router rt's inputs after allocation (s_elig): the
+ * ready VCs, less (nic: model) those fifo_filter holds back. Returns the
+ * mask of inputs with an eligible VC. */
+static inline uint64_t eligible(mpp_net *n, mpp_router *rt)
+{
+    HOT;
+    uint64_t any = rt->ready;
+    for (uint64_t m = any; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(rt->base + i);
+        uint64_t e = p->ready;
+        if (n->nic_model) {
+            e = fifo_filter(n, p, e);
+            if (!e)
+                any &= ~(1ULL << i);
+        }
+        n->s_elig[i] = e;
+    }
     return any;
 }
 
-/* The injection cycle of the packet at the front of input VC iv. */
-static inline uint64_t front_age(const mpp_net *n, size_t iv)
+static uint64_t collect(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    return n->pkt[n->buf[iv * n->B + n->ihead[iv]] >> 2].injected;
+    va_pass(n, rt, r);
+    return eligible(n, rt);
+}
+
+/* The injection cycle of the packet at the front of input VC v of p. */
+static inline uint64_t front_age(const mpp_net *n, mpp_port *p, uint32_t v)
+{
+    HOT;
+    return n->pkt[BUF(p, v)[mpp_port_ivc(p, v)->head] >> 2].injected;
 }
 
 /* collect() for the age allocator: the waiting input VCs of router r are
  * routed and allocated output VCs oldest packet first (ties: the rotating
  * input order, then the VC number), so a VC that frees goes to the packet
  * that has waited longest, whatever input it is on. */
-static uint64_t collect_age(mpp_net *n, uint32_t r, uint32_t base, uint32_t np)
+static uint64_t collect_age(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    uint32_t V = n->V, k = 0;
+    HOT;
+    uint32_t k = 0, rot = rt->rot, np = rt->np, base = rt->base;
     uint32_t *ivs = n->s_age_iv;
     uint64_t *key = n->s_age_key;
-    uint64_t pm = n->rmask[r], any = 0;
-    uint32_t rot = n->rrot[r];
-    n->rrot[r] = (uint8_t)(rot + 1 >= np ? 0 : rot + 1);
-    uint64_t order[2] = {pm & (~0ULL << rot), pm & ((1ULL << rot) - 1)};
+    rt->rot = rot + 1 >= np ? 0 : rot + 1;
+    uint64_t wm = rt->wait;
+    uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
     for (int h = 0; h < 2; h++)
         for (uint64_t m = order[h]; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-            n->s_elig[i] = 0;
-            for (uint64_t vm = n->pmask[g]; vm; vm &= vm - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            mpp_port *p = PORT(base + i);
+            for (uint64_t vm = p->wait; vm; vm &= vm - 1) {
                 uint32_t v = (uint32_t)__builtin_ctzll(vm);
-                uint64_t a = front_age(n, (size_t)g * V + v);
+                uint64_t a = front_age(n, p, v);
                 uint32_t j = k++; /* insertion sort, stable */
                 while (j > 0 && key[j - 1] > a) {
                     key[j] = key[j - 1];
@@ -572,35 +726,33 @@ static uint64_t collect_age(mpp_net *n, uint32_t r, uint32_t base, uint32_t np)
                     j--;
                 }
                 key[j] = a;
-                ivs[j] = i * V + v;
+                ivs[j] = i << 6 | v;
             }
         }
     for (uint32_t q = 0; q < k; q++) {
-        uint32_t i = ivs[q] / V, v = ivs[q] % V;
-        if (eligible(n, r, i, (size_t)(base + i) * V + v)) {
-            n->s_elig[i] |= 1ULL << v;
-            any |= 1ULL << i;
-        }
+        uint32_t g = base + (ivs[q] >> 6);
+        route_and_allocate(n, rt, r, PORT(g), g, ivs[q] & 63);
     }
-    return any;
+    return eligible(n, rt);
 }
 
 /* Separable allocation, oldest packet first: each input offers its oldest
  * eligible VC, each output takes the oldest offer (ties round-robin). */
-static void router_age(mpp_net *n, uint32_t r)
+static void router_age(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    const mpp_topo *t = n->topo;
-    uint32_t base = t->port_base[r], np = t->port_base[r + 1] - base, V = n->V;
+    HOT;
+    uint32_t base = rt->base, np = rt->np, V = n->V;
     uint64_t *omask = n->s_out_mask, *age = n->s_grant;
     uint32_t *reqv = n->s_req_vc;
-    uint64_t ins = collect_age(n, r, base, np), outs = 0;
+    uint64_t ins = collect_age(n, rt, r), outs = 0;
     for (uint64_t m = ins; m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-        uint32_t v = rr_pick(n->s_elig[i], n->sa_in_ptr[g], V);
-        uint64_t best = front_age(n, (size_t)g * V + v);
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
+        uint32_t v = rr_pick(n->s_elig[i], p->sa_in);
+        uint64_t best = front_age(n, p, v);
         for (uint64_t e = n->s_elig[i]; e; e &= e - 1) {
             uint32_t w = (uint32_t)__builtin_ctzll(e);
-            uint64_t a = front_age(n, (size_t)g * V + w);
+            uint64_t a = front_age(n, p, w);
             if (a < best) {
                 best = a;
                 v = w;
@@ -608,40 +760,42 @@ static void router_age(mpp_net *n, uint32_t r)
         }
         reqv[i] = v;
         age[i] = best;
-        uint32_t o = n->iout[(size_t)g * V + v] - base;
+        uint32_t o = mpp_port_ivc(p, v)->lout;
         if (!(outs & (1ULL << o)))
             omask[o] = 0;
         outs |= 1ULL << o;
         omask[o] |= 1ULL << i;
     }
     for (uint64_t m = outs; m; m &= m - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(m), g = base + o;
-        uint32_t i = rr_pick(omask[o], n->sa_out_ptr[g], np);
+        uint32_t o = (uint32_t)__builtin_ctzll(m);
+        mpp_port *op = PORT(base + o);
+        uint32_t i = rr_pick(omask[o], op->sa_out);
         for (uint64_t c = omask[o]; c; c &= c - 1) {
             uint32_t j = (uint32_t)__builtin_ctzll(c);
             if (age[j] < age[i])
                 i = j;
         }
-        n->sa_out_ptr[g] = i + 1 >= np ? 0 : i + 1;
-        uint32_t gi = base + i;
-        n->sa_in_ptr[gi] = reqv[i] + 1 >= V ? 0 : reqv[i] + 1;
-        traverse(n, r, gi, reqv[i]);
+        op->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
+        mpp_port *p = PORT(base + i);
+        p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
+        traverse(n, rt, p, reqv[i]);
     }
 }
 
-static void router_separable(mpp_net *n, uint32_t r)
+static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    const mpp_topo *t = n->topo;
-    uint32_t base = t->port_base[r], np = t->port_base[r + 1] - base, V = n->V;
+    HOT;
+    uint32_t base = rt->base, np = rt->np, V = n->V;
     uint64_t *omask = n->s_out_mask;
     uint32_t *reqv = n->s_req_vc;
-    uint64_t ins = collect(n, r, base, np), outs = 0;
+    uint64_t ins = collect(n, rt, r), outs = 0;
     /* input stage: each input picks one eligible VC round-robin */
     for (uint64_t m = ins; m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-        uint32_t v = rr_pick(n->s_elig[i], n->sa_in_ptr[g], V);
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
+        uint32_t v = rr_pick(n->s_elig[i], p->sa_in);
         reqv[i] = v;
-        uint32_t o = n->iout[(size_t)g * V + v] - base;
+        uint32_t o = mpp_port_ivc(p, v)->lout;
         if (!(outs & (1ULL << o)))
             omask[o] = 0;
         outs |= 1ULL << o;
@@ -649,60 +803,95 @@ static void router_separable(mpp_net *n, uint32_t r)
     }
     /* output stage: each output grants one requesting input round-robin */
     for (uint64_t m = outs; m; m &= m - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(m), g = base + o;
-        uint32_t i = rr_pick(omask[o], n->sa_out_ptr[g], np);
-        n->sa_out_ptr[g] = i + 1 >= np ? 0 : i + 1;
-        uint32_t gi = base + i;
-        n->sa_in_ptr[gi] = reqv[i] + 1 >= V ? 0 : reqv[i] + 1;
-        traverse(n, r, gi, reqv[i]);
+        uint32_t o = (uint32_t)__builtin_ctzll(m);
+        mpp_port *op = PORT(base + o);
+        uint32_t i = rr_pick(omask[o], op->sa_out);
+        op->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
+        mpp_port *p = PORT(base + i);
+        p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
+        traverse(n, rt, p, reqv[i]);
     }
 }
 
-static void router_islip(mpp_net *n, uint32_t r)
+/* iSLIP with one iteration. Each input requests every output one of its
+ * eligible VCs is bound for; each output grants one requesting input from
+ * its pointer; each input accepts one granting output from its pointer
+ * (the pointers move only on acceptance) and sends the next eligible VC
+ * bound there, round-robin. When no two inputs request one output and no
+ * input requests two (the common case), every request is granted and
+ * accepted: that is done directly, with the same pointer moves. */
+static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    const mpp_topo *t = n->topo;
-    uint32_t base = t->port_base[r], np = t->port_base[r + 1] - base, V = n->V;
-    uint64_t *omask = n->s_out_mask, *grant = n->s_grant;
-    uint64_t ins = collect(n, r, base, np), outs = 0;
-    /* request: each input asks every output one of its eligible VCs wants */
+    HOT;
+    va_pass(n, rt, r);
+    if (!rt->ready)
+        return;
+    uint64_t ins = eligible(n, rt);
+    uint32_t base = rt->base, np = rt->np, V = n->V;
+    uint64_t *omask = n->s_out_mask, *grant = n->s_grant, *elig = n->s_elig;
+    uint32_t *req = n->s_req_vc;
+    uint64_t outs = 0, clash = 0;
     for (uint64_t m = ins; m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
+        uint64_t rq = 0;
+        for (uint64_t vm = elig[i]; vm; vm &= vm - 1)
+            rq |= 1ULL << mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm))->lout;
+        clash |= (outs & rq) | (rq & (rq - 1));
+        outs |= rq;
+        req[i] = (uint32_t)__builtin_ctzll(rq);
+    }
+    if (!clash) {
+        for (uint64_t m = ins; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m), o = req[i];
+            mpp_port *p = PORT(base + i);
+            p->acc = (uint16_t)(o + 1 >= np ? 0 : o + 1);
+            PORT(base + o)->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
+            uint32_t v = rr_pick(elig[i], p->sa_in);
+            p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
+            traverse(n, rt, p, v);
+        }
+        return;
+    }
+    /* request */
+    outs = 0;
+    for (uint64_t m = ins; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
         grant[i] = 0;
-        for (uint64_t vm = n->s_elig[i]; vm; vm &= vm - 1) {
-            uint32_t v = (uint32_t)__builtin_ctzll(vm);
-            uint32_t o = n->iout[(size_t)g * V + v] - base;
-            if (!(outs & (1ULL << o)))
+        for (uint64_t vm = elig[i]; vm; vm &= vm - 1) {
+            uint32_t o = mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm))->lout;
+            uint64_t ob = 1ULL << o;
+            if (!(outs & ob))
                 omask[o] = 0;
-            outs |= 1ULL << o;
+            outs |= ob;
             omask[o] |= 1ULL << i;
         }
     }
-    /* grant: each output picks one requesting input from its pointer */
+    /* grant */
     for (uint64_t m = outs; m; m &= m - 1) {
         uint32_t o = (uint32_t)__builtin_ctzll(m);
-        uint32_t i = rr_pick(omask[o], n->sa_out_ptr[base + o], np);
+        uint32_t i = rr_pick(omask[o], PORT(base + o)->sa_out);
         grant[i] |= 1ULL << o;
     }
-    /* accept: each input picks one granting output from its pointer; the
-     * pointers move only on acceptance (iSLIP). The VC sent is the next
-     * eligible VC of that input bound for that output, round-robin. */
+    /* accept */
     for (uint64_t m = ins; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         if (!grant[i])
             continue;
-        uint32_t g = base + i;
-        uint32_t o = rr_pick(grant[i], n->acc_ptr[g], np);
-        n->acc_ptr[g] = o + 1 >= np ? 0 : o + 1;
-        n->sa_out_ptr[base + o] = i + 1 >= np ? 0 : i + 1;
+        mpp_port *p = PORT(base + i);
+        uint32_t o = rr_pick(grant[i], p->acc);
+        p->acc = (uint16_t)(o + 1 >= np ? 0 : o + 1);
+        PORT(base + o)->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
         uint64_t vm = 0;
-        for (uint64_t e = n->s_elig[i]; e; e &= e - 1) {
+        for (uint64_t e = elig[i]; e; e &= e - 1) {
             uint32_t v = (uint32_t)__builtin_ctzll(e);
-            if (n->iout[(size_t)g * V + v] == base + o)
+            if (mpp_port_ivc(p, v)->lout == o)
                 vm |= 1ULL << v;
         }
-        uint32_t v = rr_pick(vm, n->sa_in_ptr[g], V);
-        n->sa_in_ptr[g] = v + 1 >= V ? 0 : v + 1;
-        traverse(n, r, g, v);
+        uint32_t v = rr_pick(vm, p->sa_in);
+        p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
+        traverse(n, rt, p, v);
     }
 }
 
@@ -712,96 +901,124 @@ void mpp_net_routers(mpp_net *n)
         mpp_rng_shuffle(&n->shuffle_rng, n->active, n->nactive);
     /* Routers that empty leave the list after the pass; the list is only
      * appended to by mpp_net_deliver, never during this pass. */
-    uint32_t na = n->nactive;
-    for (uint32_t k = 0; k < na; k++) {
-        uint32_t r = n->active[k];
-        if (n->allocator == MPP_ALLOC_ISLIP)
-            router_islip(n, r);
-        else if (n->allocator == MPP_ALLOC_AGE)
-            router_age(n, r);
-        else
-            router_separable(n, r);
+    uint64_t hops = n->flit_hops;
+    if (n->ordered) {
+        /* ascending router ids: neighbours' records are near in memory */
+        for (uint32_t w = 0, nw = (n->topo->routers + 63) / 64; w < nw; w++)
+            for (uint64_t m = n->amask[w]; m; m &= m - 1) {
+                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+                mpp_router *rt = &n->rt[r];
+                if (n->allocator == MPP_ALLOC_ISLIP)
+                    router_islip(n, rt, r);
+                else if (n->allocator == MPP_ALLOC_AGE)
+                    router_age(n, rt, r);
+                else
+                    router_separable(n, rt, r);
+                if (!rt->flits) {
+                    rt->pos = MPP_NONE;
+                    n->amask[w] &= ~(1ULL << (r & 63));
+                    n->nactive--;
+                }
+            }
+        if (n->flit_hops != hops)
+            n->last_progress = n->cycle;
+        return;
     }
-    uint32_t w = 0;
+    uint32_t na = n->nactive, w = 0;
     for (uint32_t k = 0; k < na; k++) {
         uint32_t r = n->active[k];
-        if (n->rflits[r]) {
-            n->active_pos[r] = w;
+        mpp_router *rt = &n->rt[r];
+        if (n->allocator == MPP_ALLOC_ISLIP)
+            router_islip(n, rt, r);
+        else if (n->allocator == MPP_ALLOC_AGE)
+            router_age(n, rt, r);
+        else
+            router_separable(n, rt, r);
+        /* a router's flits only fall while it is visited */
+        if (rt->flits) {
+            rt->pos = w;
             n->active[w++] = r;
         } else {
-            n->active_pos[r] = MPP_NONE;
+            rt->pos = MPP_NONE;
         }
     }
     n->nactive = w;
+    if (n->flit_hops != hops)
+        n->last_progress = n->cycle;
 }
 
 /* --- node injection -------------------------------------------------------- */
 
-/* The pool is sized (mpp_net_init) for every packet in the network; with
- * nic: ideal a node program may leave delivered packets unread in its
- * receive rings beyond that, so the pool doubles when it runs out (rare,
- * amortised: never per flit). False when out of memory or at the 30-bit
- * handle limit (n->oom). */
-static bool grow_pool(mpp_net *n)
+/* A packet slot: from the free list, else the next never-used slot; the
+ * pool doubles when every slot is used (rare, amortised: never per flit),
+ * so memory follows the packets in flight. MPP_NONE when out of memory or
+ * at the 30-bit handle limit (n->oom). */
+static uint32_t pkt_alloc(mpp_net *n)
 {
-    uint64_t cap = (uint64_t)n->pool_cap * 2;
-    if (cap > (1u << 30))
-        cap = 1u << 30;
-    mpp_packet *np = cap > n->pool_cap ? realloc(n->pkt, cap * sizeof *np) : NULL;
-    if (!np) {
-        n->oom = true;
-        return false;
+    uint32_t h = n->free_head;
+    if (h != MPP_NONE) {
+        n->free_head = n->pkt[h].next_free;
+    } else {
+        if (n->pool_next == n->pool_cap) {
+            uint64_t cap = (uint64_t)n->pool_cap * 2;
+            if (cap > (1u << 30))
+                cap = 1u << 30;
+            mpp_packet *np = cap > n->pool_cap ? realloc(n->pkt, cap * sizeof *np) : NULL;
+            if (!np) {
+                n->oom = true;
+                return MPP_NONE;
+            }
+            n->pkt = np;
+            n->pool_cap = (uint32_t)cap;
+        }
+        h = n->pool_next++;
     }
-    memset(np + n->pool_cap, 0, (cap - n->pool_cap) * sizeof *np);
-    for (uint64_t i = n->pool_cap; i + 1 < cap; i++)
-        np[i].next_free = (uint32_t)i + 1;
-    np[cap - 1].next_free = MPP_NONE;
-    n->free_head = n->pool_cap;
-    n->pkt = np;
-    n->pool_cap = (uint32_t)cap;
-    return true;
+    n->pool_used++;
+    return h;
 }
 
 bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *rng)
 {
-    uint32_t out = n->P + l, V = n->V;
+    HOT;
+    mpp_link *lk = &n->link[l];
+    mpp_port *lp = PORT(n->P + l);
     mpp_srcq *q = NULL;
-    if (n->lpkt[l] == MPP_NONE) {
+    if (lk->pkt == MPP_NONE) {
         bool waiting = false;
-        for (uint32_t k = 0; k < nq; k++) {
-            uint32_t j = (n->lq[l] + k) % nq;
+        uint32_t j = lk->q < nq ? lk->q : lk->q % nq;
+        for (uint32_t k = 0; k < nq; k++, j = j + 1 == nq ? 0 : j + 1) {
             if (!qs[j].count)
                 continue;
             waiting = true;
             if (mpp_srcq_front(&qs[j])->created < n->cycle) {
                 q = &qs[j];
-                n->lq[l] = (j + 1) % nq;
+                lk->q = j + 1 == nq ? 0 : j + 1;
                 break;
             }
         }
         if (!q)
             return waiting; /* nothing, or only packets injectable later */
         mpp_src_entry *e = mpp_srcq_front(q);
-        uint32_t per_m = n->route_classes * n->vcs_per_class;
-        uint32_t lo = e->mclass * per_m, span = per_m;
+        uint32_t span = n->route_classes * n->vcs_per_class;
+        uint32_t lo = e->mclass * span;
         bool ct = n->flow == MPP_FLOW_CUT_THROUGH;
-        uint32_t start = n->va_ptr[out], v = MPP_NONE;
-        for (uint32_t k = 0; k < span; k++) {
-            uint32_t c = lo + (start + k) % span;
-            size_t ov = (size_t)out * V + c;
-            if (n->obusy[ov] || (ct && n->credits[ov] < e->flits))
+        uint32_t start = lp->va_ptr, v = MPP_NONE;
+        if (start >= span)
+            start %= span;
+        mpp_ovc *ovs = OVC(lp, 0);
+        for (uint32_t k = 0, c = start; k < span; k++, c = c + 1 == span ? 0 : c + 1) {
+            mpp_ovc *o = &ovs[lo + c];
+            if (o->holder != MPP_NONE || (ct && o->credits < e->flits))
                 continue;
-            v = c;
-            n->va_ptr[out] = (start + k + 1) % span;
+            v = lo + c;
+            lp->va_ptr = (uint16_t)(c + 1 == span ? 0 : c + 1);
             break;
         }
         if (v == MPP_NONE)
             return true;
-        if (n->free_head == MPP_NONE && !grow_pool(n))
+        uint32_t h = pkt_alloc(n);
+        if (h == MPP_NONE)
             return true; /* out of memory: n->oom stops the run */
-        uint32_t h = n->free_head;
-        n->free_head = n->pkt[h].next_free;
-        n->pool_used++;
         mpp_packet *p = &n->pkt[h];
         uint32_t node = n->topo->link_node[l];
         p->src = node;
@@ -814,6 +1031,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         p->mclass = e->mclass;
         p->measured = e->measured;
         p->pace = e->pace;
+        p->eject_link = 0;
         memset(&p->route, 0, sizeof p->route);
         p->route.src = node;
         p->route.dst = e->dst;
@@ -822,27 +1040,27 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         if (n->routing->init_packet)
             n->routing->init_packet(n->topo, n->routing_cfg, n->routing_priv, &p->route, rng);
         mpp_srcq_pop(q);
-        n->lpkt[l] = h;
-        n->lsent[l] = 0;
-        n->lvc[l] = v;
-        n->obusy[(size_t)out * V + v] = 1;
+        lk->pkt = h;
+        lk->sent = 0;
+        lk->vc = v;
+        ovs[v].holder = MPP_HOLD_LINK;
     }
-    uint32_t h = n->lpkt[l], v = n->lvc[l];
-    size_t ov = (size_t)out * V + v;
-    if (!n->credits[ov])
+    uint32_t h = lk->pkt, v = lk->vc;
+    mpp_ovc *o = OVC(lp, v);
+    if (!o->credits)
         return true;
     mpp_packet *p = &n->pkt[h];
-    uint32_t s = n->lsent[l];
+    uint32_t s = lk->sent;
     /* a paced packet: a flit no earlier than pace after the one before; a
      * flit held up (no credit) delays the ones after it, it does not make
      * up for the wait later (the feeder stalls with the network) */
-    uint64_t now = n->cycle << 8;
     if (p->pace) {
-        if (s && now < n->lnext[l])
+        uint64_t now = n->cycle << 8;
+        if (s && now < lk->next)
             return true;
-        n->lnext[l] = (s && now < n->lnext[l] + 256 ? n->lnext[l] : now) + p->pace;
+        lk->next = (s && now < lk->next + 256 ? lk->next : now) + p->pace;
     }
-    n->lsent[l]++;
+    lk->sent++;
     uint32_t flit = h << 2;
     if (s == 0) {
         flit |= MPP_FLIT_HEAD;
@@ -850,12 +1068,13 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
     }
     if (s + 1 == p->flits)
         flit |= MPP_FLIT_TAIL;
-    n->credits[ov]--;
+    o->credits--;
     n->flits_injected++;
-    send_flit(n, out, v, flit);
+    n->last_progress = n->cycle;
+    send_flit(n, lp, v, flit);
     if (flit & MPP_FLIT_TAIL) {
-        n->obusy[ov] = 0;
-        n->lpkt[l] = MPP_NONE;
+        o->holder = MPP_NONE;
+        lk->pkt = MPP_NONE;
         for (uint32_t k = 0; k < nq; k++)
             if (qs[k].count)
                 return true;
@@ -884,25 +1103,27 @@ bool mpp_net_idle(const mpp_net *n)
     if (n->nactive || mpp_net_flits_in_flight(n) || !mpp_net_settled(n))
         return false;
     for (uint32_t l = 0; l < n->L; l++)
-        if (n->lpkt[l] != MPP_NONE)
+        if (n->link[l].pkt != MPP_NONE)
             return false;
     return true;
 }
 
 void mpp_net_routers_blocked(mpp_net *n, uint64_t k)
 {
-    for (uint32_t a = 0; a < n->nactive; a++) {
-        uint32_t r = n->active[a];
-        uint32_t np = n->topo->port_base[r + 1] - n->topo->port_base[r];
-        n->rrot[r] = (uint8_t)((n->rrot[r] + k % np) % np);
+    for (uint32_t r = 0; r < n->topo->routers; r++) {
+        mpp_router *rt = &n->rt[r];
+        if (rt->pos == MPP_NONE)
+            continue;
+        rt->rot = (uint32_t)((rt->rot + k % rt->np) % rt->np);
     }
 }
 
 void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t nq, uint64_t k)
 {
-    if (n->lpkt[l] != MPP_NONE || k == 0)
+    mpp_link *lk = &n->link[l];
+    if (lk->pkt != MPP_NONE || k == 0)
         return; /* a packet in progress waits for credits: nothing moves */
-    /* each call picks the first non-empty queue from lq on and sets lq past
+    /* each call picks the first non-empty queue from q on and sets q past
      * it: k calls walk k steps along the non-empty queues */
     uint32_t ne = 0, at = 0;
     for (uint32_t j = 0; j < nq; j++)
@@ -910,7 +1131,7 @@ void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t
     if (!ne)
         return;
     /* the rank (among the non-empty queues, in index order) of the first pick */
-    uint32_t first = n->lq[l] % nq;
+    uint32_t first = lk->q % nq;
     while (!qs[first].count)
         first = (first + 1) % nq;
     for (uint32_t j = 0; j < first; j++)
@@ -918,7 +1139,7 @@ void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t
     uint32_t rank = (uint32_t)((at + (k - 1) % ne) % ne);
     for (uint32_t j = 0; j < nq; j++)
         if (qs[j].count && rank-- == 0) {
-            n->lq[l] = (j + 1) % nq;
+            lk->q = (j + 1) % nq;
             return;
         }
 }
@@ -926,7 +1147,7 @@ void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t
 bool mpp_net_settled(const mpp_net *n)
 {
     for (uint32_t s = 0; s < n->W; s++)
-        if (n->cn[s] || n->fn[s])
+        if (n->wheel[s].nc || n->wheel[s].nf)
             return false;
     return true;
 }
@@ -941,38 +1162,67 @@ bool mpp_net_check(const mpp_net *n)
     uint32_t V = n->V, B = n->B;
     size_t nov = (size_t)n->NE * V;
     int64_t *acc = calloc(nov, sizeof *acc);
-    if (!acc)
+    uint32_t *hold = calloc(nov, sizeof *hold);
+    if (!acc || !hold) {
+        free(acc);
+        free(hold);
         return false;
+    }
     bool ok = true;
     /* credits held + credits in flight */
-    for (size_t i = 0; i < nov; i++)
-        acc[i] = n->credits[i];
-    for (uint32_t s = 0; s < n->W; s++)
-        for (uint32_t k = 0; k < n->cn[s]; k++) {
-            const mpp_credit_ev *e = &n->cw[(size_t)s * n->ccap + k];
-            acc[(size_t)e->out * V + e->vc]++;
-        }
-    /* flits in flight toward an input VC count against its feeder */
+    for (uint32_t e = 0; e < n->NE; e++)
+        for (uint32_t v = 0; v < V; v++)
+            acc[(size_t)e * V + v] = mpp_port_ovc(n, mpp_net_port(n, e), v)->credits;
     uint64_t inflight = 0, buffered = 0;
-    for (uint32_t s = 0; s < n->W; s++)
-        for (uint32_t k = 0; k < n->fn[s]; k++) {
-            const mpp_flit_ev *e = &n->fw[(size_t)s * n->fcap + k];
+    for (uint32_t s = 0; s < n->W; s++) {
+        const mpp_slot *sl = &n->wheel[s];
+        for (uint32_t k = 0; k < sl->nc; k++)
+            acc[(size_t)(sl->c[k] >> 6) * V + (sl->c[k] & 63)]++;
+        /* flits in flight toward an input VC count against its feeder */
+        for (uint32_t k = 0; k < sl->nf; k++) {
+            uint32_t in = sl->f[k].to >> 6;
             inflight++;
-            uint32_t o = n->src[e->in];
-            if (e->in < n->P)
-                acc[(size_t)o * V + e->vc]++;
+            if (in < n->P)
+                acc[(size_t)mpp_net_port(n, in)->src * V + (sl->f[k].to & 63)]++;
         }
-    for (uint32_t g = 0; g < n->P; g++)
+    }
+    for (uint32_t g = 0; g < n->P; g++) {
+        mpp_port *p = mpp_net_port(n, g);
+        uint64_t full = 0, ready = 0, wait = 0;
         for (uint32_t v = 0; v < V; v++) {
-            size_t iv = (size_t)g * V + v;
-            buffered += n->icount[iv];
-            if (n->icount[iv] > B)
+            const mpp_ivc *c = mpp_port_ivc(p, v);
+            buffered += c->count;
+            if (c->count > B)
                 ok = false;
-            if (n->src[g] != MPP_NONE)
-                acc[(size_t)n->src[g] * V + v] += n->icount[iv];
+            if (p->src != MPP_NONE)
+                acc[(size_t)p->src * V + v] += c->count;
+            if (c->ovc != MPP_VC_NONE)
+                hold[(size_t)c->out * V + c->ovc]++;
+            if (!c->count)
+                continue;
+            full |= 1ULL << v;
+            if (c->ovc == MPP_VC_NONE) {
+                wait |= 1ULL << v;
+            } else {
+                mpp_port *op = mpp_net_port(n, c->out);
+                if (op->sink || mpp_port_ovc(n, op, c->ovc)->credits)
+                    ready |= 1ULL << v;
+                if (mpp_port_ovc(n, op, c->ovc)->holder != (g << 6 | v))
+                    ok = false;
+            }
         }
+        /* invariant 6 */
+        if (full != p->full || ready != p->ready || wait != p->wait)
+            ok = false;
+        const mpp_router *rt = &n->rt[p->router];
+        uint64_t ib = 1ULL << p->local;
+        if (((rt->full & ib) != 0) != (full != 0) || ((rt->ready & ib) != 0) != (ready != 0) ||
+            ((rt->wait & ib) != 0) != (wait != 0))
+            ok = false;
+    }
     for (uint32_t o = 0; o < n->NE; o++) {
-        if (n->dst[o] == MPP_NONE || n->sink[o])
+        mpp_port *p = mpp_net_port(n, o);
+        if (p->dst == MPP_NONE || p->sink)
             continue;
         for (uint32_t v = 0; v < V; v++)
             if (acc[(size_t)o * V + v] != (int64_t)B)
@@ -980,17 +1230,11 @@ bool mpp_net_check(const mpp_net *n)
     }
     free(acc);
     /* ownership: each busy output VC has exactly one holder */
-    uint32_t *hold = calloc(nov, sizeof *hold);
-    if (!hold)
-        return false;
-    for (size_t iv = 0; iv < (size_t)n->P * V; iv++)
-        if (n->iovc[iv] != MPP_NONE)
-            hold[(size_t)n->iout[iv] * V + n->iovc[iv]]++;
     for (uint32_t l = 0; l < n->L; l++)
-        if (n->lpkt[l] != MPP_NONE)
-            hold[(size_t)(n->P + l) * V + n->lvc[l]]++;
+        if (n->link[l].pkt != MPP_NONE)
+            hold[(size_t)(n->P + l) * V + n->link[l].vc]++;
     for (size_t i = 0; i < nov; i++)
-        if (hold[i] != (n->obusy[i] ? 1u : 0u))
+        if (hold[i] != (mpp_net_ovc_busy(n, (uint32_t)(i / V), (uint32_t)(i % V)) ? 1u : 0u))
             ok = false;
     free(hold);
     if (n->ej_one) {
@@ -999,9 +1243,9 @@ bool mpp_net_check(const mpp_net *n)
         if (!ej)
             return false;
         for (uint32_t o = 0; o < n->P; o++)
-            if (n->sink[o])
+            if (mpp_net_port(n, o)->sink)
                 for (uint32_t v = 0; v < V; v++)
-                    ej[n->sink_node[o]] += n->obusy[(size_t)o * V + v];
+                    ej[mpp_net_port(n, o)->sink_node] += mpp_net_ovc_busy(n, o, v);
         for (uint32_t v = 0; v < n->topo->nodes; v++)
             if (ej[v] != n->ej_busy[v] || ej[v] > 1)
                 ok = false;
@@ -1009,9 +1253,15 @@ bool mpp_net_check(const mpp_net *n)
     }
     if (n->flits_injected != n->flits_ejected + inflight + buffered)
         ok = false;
-    for (uint32_t r = 0; r < n->topo->routers; r++)
-        if ((n->rflits[r] > 0) != (n->active_pos[r] != MPP_NONE))
+    for (uint32_t r = 0; r < n->topo->routers; r++) {
+        const mpp_router *rt = &n->rt[r];
+        uint32_t f = 0;
+        for (uint32_t i = 0; i < rt->np; i++)
+            for (uint32_t v = 0; v < V; v++)
+                f += mpp_port_ivc(mpp_net_port(n, rt->base + i), v)->count;
+        if (f != rt->flits || (rt->flits > 0) != (rt->pos != MPP_NONE))
             ok = false;
+    }
     return ok;
 }
 
@@ -1026,11 +1276,12 @@ static void port_label(const mpp_net *n, uint32_t g, char *buf, int len)
 
 void mpp_net_report(const mpp_net *n, mpp_sb *sb, uint32_t max_lines)
 {
-    uint32_t V = n->V, B = n->B, lines = 0, held = 0;
+    uint32_t V = n->V, lines = 0, held = 0;
     for (uint32_t g = 0; g < n->P; g++)
         for (uint32_t v = 0; v < V; v++) {
-            size_t iv = (size_t)g * V + v;
-            if (!n->icount[iv])
+            mpp_port *p = mpp_net_port(n, g);
+            const mpp_ivc *c = mpp_port_ivc(p, v);
+            if (!c->count)
                 continue;
             held++;
             if (lines >= max_lines)
@@ -1038,21 +1289,21 @@ void mpp_net_report(const mpp_net *n, mpp_sb *sb, uint32_t max_lines)
             lines++;
             char here[64], there[64];
             port_label(n, g, here, sizeof here);
-            uint32_t flit = n->buf[iv * B + n->ihead[iv]];
-            const mpp_packet *p = &n->pkt[flit >> 2];
+            uint32_t flit = mpp_port_buf(n, p, v)[c->head];
+            const mpp_packet *pk = &n->pkt[flit >> 2];
             mpp_sb_printf(sb, "  %s in-VC %u holds %u flit%s; front: %s of packet %u->%u", here, v,
-                          n->icount[iv], n->icount[iv] == 1 ? "" : "s",
-                          (flit & MPP_FLIT_HEAD) ? "head" : "body/tail", p->src, p->dst);
-            if (n->iout[iv] == MPP_NONE) {
+                          c->count, c->count == 1 ? "" : "s",
+                          (flit & MPP_FLIT_HEAD) ? "head" : "body/tail", pk->src, pk->dst);
+            if (c->out == MPP_NONE) {
                 mpp_sb_add(sb, ", not yet routed\n");
-            } else if (n->iovc[iv] == MPP_NONE) {
-                port_label(n, n->iout[iv], there, sizeof there);
+            } else if (c->ovc == MPP_VC_NONE) {
+                port_label(n, c->out, there, sizeof there);
                 mpp_sb_printf(sb, ", waits for a free VC %u..%u at %s (all held by other packets)\n",
-                              n->ilo[iv], n->ihi[iv] - 1, there);
+                              c->lo, c->hi - 1, there);
             } else {
-                port_label(n, n->iout[iv], there, sizeof there);
+                port_label(n, c->out, there, sizeof there);
                 mpp_sb_printf(sb, ", waits for a credit on %s VC %u (downstream buffer full)\n",
-                              there, n->iovc[iv]);
+                              there, c->ovc);
             }
         }
     if (held > lines)

@@ -7,8 +7,16 @@
  * Indexing (all 32-bit): global router port g (topology.h) is both an input
  * endpoint and an output endpoint; node link l is output endpoint P + l (the
  * node injects) and input endpoint P + l (the node ejects). Every output
- * endpoint o drives one channel to input endpoint dst[o]. VC v of endpoint e
- * is e * V + v. A flit is a 32-bit word: packet handle << 2 | head << 1 | tail.
+ * endpoint o drives one channel to input endpoint dst (mpp_net_dst). VC v
+ * of endpoint e is named e << 6 | v in events and holders (at most 64 VCs).
+ * A flit is a 32-bit word: packet handle << 2 | head << 1 | tail.
+ *
+ * Layout (docs/performance.md, "The engine"): every endpoint is one record
+ * (mpp_port: its masks and pointers, its input VCs, output VCs and input
+ * buffers side by side), a router one mpp_router; a router's ports are
+ * consecutive records, so a router-cycle touches a few cache lines at any
+ * network size. Readiness is kept up to date on events (a flit or credit
+ * arriving, a flit leaving), never rescanned.
  */
 #ifndef MPP_CORE_NETWORK_H
 #define MPP_CORE_NETWORK_H
@@ -62,16 +70,85 @@ typedef struct mpp_srcq {
     uint32_t head, count, cap;
 } mpp_srcq;
 
-/* Events on the timing wheels. */
+#define MPP_VC_NONE 0xffu
+#define MPP_HOLD_LINK (MPP_NONE - 1u) /* an output VC held by its node link */
+
+/* An input VC (16 bytes): its flits are a ring in the port's buffer. */
+typedef struct mpp_ivc {
+    uint32_t out;            /* routed output endpoint or MPP_NONE */
+    uint16_t head, count;
+    uint16_t ovc;            /* allocated output VC or MPP_VC_NONE */
+    uint16_t lo, hi;         /* VC range of the routed class */
+    uint16_t lout;           /* out as a local port of the router */
+} mpp_ivc;                   /* (16-bit fields: a store through a char type would alias
+                                every field the hot loop keeps in registers) */
+
+/* An output VC (8 bytes). */
+typedef struct mpp_ovc {
+    uint32_t credits;        /* free slots downstream */
+    uint32_t holder;         /* input VC holding it (global port << 6 | VC), MPP_HOLD_LINK, or
+                                MPP_NONE: free */
+} mpp_ovc;
+
+/* One record per endpoint e (global router port, or node link P + l), of
+ * n->stride bytes: this header, then V input VCs, V output VCs and the V
+ * input buffers of B flit words. A router's ports are consecutive, so a
+ * router's hot state is one contiguous block (docs/performance.md). */
+typedef struct mpp_port {
+    uint64_t full;           /* bit v: input VC v holds flits */
+    uint64_t ready;          /* bit v: its front flit may leave now: allocated, and a credit
+                                (or a sink output) */
+    uint64_t wait;           /* bit v: its front flit is a head waiting for route or VC
+                                allocation */
+    uint64_t chan;           /* flits sent on the output channel in the window */
+    uint32_t dst;            /* output endpoint -> input endpoint (MPP_NONE) */
+    uint32_t src;            /* input endpoint -> output endpoint (MPP_NONE) */
+    uint32_t router;         /* router of a router port */
+    uint32_t sink_node;      /* the node a sink output ejects into */
+    uint16_t sink;           /* the output ejects into a node */
+    uint16_t local;          /* local index of a router port */
+    uint16_t va_ptr;         /* round-robin start for VC allocation on the output */
+    uint16_t sa_in;          /* input-port VC pointer */
+    uint16_t sa_out;         /* output-port input pointer */
+    uint16_t acc;            /* iSLIP accept pointer */
+    uint32_t pad;
+} mpp_port;                  /* 64 bytes: one cache line */
+
+/* A router: which of its inputs hold, can send, or wait (bit i: local
+ * input port i), its flits and its routing stream. */
+typedef struct mpp_router {
+    uint64_t full, ready, wait;
+    uint32_t flits;          /* flits buffered */
+    uint32_t base, np;       /* first global port, ports */
+    uint32_t pos;            /* position in the active list, or MPP_NONE */
+    uint32_t rot;            /* rotating first input for allocation */
+    uint32_t pad;
+    mpp_rng rng;             /* routing stream */
+} mpp_router;
+
+/* A node injection link. */
+typedef struct mpp_link {
+    uint32_t pkt;            /* packet being injected or MPP_NONE */
+    uint32_t sent;           /* flits of it sent */
+    uint32_t vc;
+    uint32_t q;              /* round-robin pointer over the class queues */
+    uint64_t next;           /* a paced packet: earliest time of its next flit, in 1/256
+                                cycles */
+} mpp_link;
+
+/* A flit on its way to input VC `to` (endpoint << 6 | VC). */
 typedef struct mpp_flit_ev {
-    uint32_t in;    /* input endpoint */
+    uint32_t to;
     uint32_t flit;
-    uint32_t vc;
 } mpp_flit_ev;
-typedef struct mpp_credit_ev {
-    uint32_t out;   /* output endpoint */
-    uint32_t vc;
-} mpp_credit_ev;
+
+/* One slot of a timing wheel: the flits and credits due in one cycle
+ * (credits: output endpoint << 6 | VC). Grown on demand. */
+typedef struct mpp_slot {
+    mpp_flit_ev *f;
+    uint32_t *c;
+    uint32_t nf, nc, fcap, ccap;
+} mpp_slot;
 
 /* Called by the network when a flit reaches a node (input endpoint P + l). */
 typedef void (*mpp_eject_fn)(void *ud, uint32_t node, uint32_t flit, uint64_t cycle);
@@ -87,11 +164,12 @@ typedef struct mpp_net {
     int flow, allocator;
     uint32_t P, L, NE;            /* router ports, node links, endpoints = P + L */
 
-    /* channels */
-    uint32_t *dst;                /* [NE] output endpoint -> input endpoint (MPP_NONE) */
-    uint32_t *src;                /* [NE] input endpoint -> output endpoint (MPP_NONE) */
-    uint8_t *sink;                /* [NE] output ejects into a node */
-    uint32_t *sink_node;          /* [NE] that node (sink outputs only) */
+    /* endpoints: records of `stride` bytes (mpp_port, then ivc, ovc, buffers) */
+    char *arena;
+    void *arena_base;             /* the mapping holding arena (NULL: from calloc) */
+    size_t arena_len;
+    size_t stride;
+    uint32_t ovc_off, buf_off;    /* byte offsets of the ovc and buffer arrays in a record */
     bool nic_model;               /* ejection limited by receive-FIFO credits */
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
                                      FIFO is shared by a node's links in equal parts */
@@ -104,31 +182,14 @@ typedef struct mpp_net {
     uint8_t *ej_busy;             /* [nodes] ej_one: a packet holds one of the node's ejection
                                      (sink) VCs, from its head's VC allocation to its tail */
 
-    /* input VCs [P * V] */
-    uint32_t *buf;                /* [P * V * B] flit words */
-    uint16_t *ihead, *icount;
-    uint32_t *iout;               /* routed output endpoint or MPP_NONE */
-    uint32_t *iovc;               /* allocated output VC or MPP_NONE */
-    uint16_t *ilo, *ihi;          /* VC range of the routed class */
-
-    /* output VCs [NE * V] */
-    uint32_t *credits;
-    uint8_t *obusy;               /* allocated to a packet */
-    uint32_t *va_ptr;             /* [NE] round-robin start for VC allocation */
-
     /* routers */
-    uint32_t *rflits;             /* [routers] flits buffered */
-    uint64_t *pmask;              /* [P] bit v: input VC v of the port is non-empty */
-    uint8_t *in_local;            /* [P] local index of the global port */
-    uint64_t *rmask;              /* [routers] bit i: local input port i is non-empty */
-    uint8_t *rrot;                /* [routers] rotating first input for allocation */
-    uint32_t *active;             /* dense list of routers with flits */
-    uint32_t *active_pos;         /* [routers] position in active or MPP_NONE */
-    uint32_t nactive;
-    uint32_t *sa_in_ptr;          /* [P] input-port VC pointer */
-    uint32_t *sa_out_ptr;         /* [P] output-port input pointer */
-    uint32_t *acc_ptr;            /* [P] iSLIP accept pointer */
-    mpp_rng *rrng;                /* [routers] routing streams */
+    mpp_router *rt;               /* [routers] */
+    uint32_t *active;             /* dense list of routers with flits, in the order they
+                                     became active (the visiting order) */
+    uint32_t nactive;             /* routers with flits */
+    bool ordered;                 /* visit them in ascending id order instead (amask):
+                                     mpp_net_order */
+    uint64_t *amask;              /* ordered: bit r: router r has flits */
     /* scratch for one router (max radix) */
     uint32_t *s_req_vc;           /* per input: chosen VC or MPP_NONE */
     uint64_t *s_out_mask;         /* per output: requesting inputs */
@@ -138,31 +199,18 @@ typedef struct mpp_net {
     uint64_t *s_age_key;          /* their packets' injection cycles */
 
     /* node injection links [L] */
-    uint32_t *lpkt;               /* packet being injected or MPP_NONE */
-    uint32_t *lsent;              /* flits of it sent */
-    uint32_t *lvc;
-    uint32_t *lq;                 /* [L] round-robin pointer over the class queues */
-    uint64_t *lnext;              /* [L] a paced packet: earliest time of its next flit, in
-                                     1/256 cycles */
+    mpp_link *link;
 
-    /* packet pool */
+    /* packet pool: grown on demand (slots from a counter, then a free list) */
     mpp_packet *pkt;
-    uint32_t pool_cap, free_head, pool_used;
+    uint32_t pool_cap, pool_next, free_head, pool_used;
     bool oom;                     /* the pool could not grow (the run must stop) */
 
-    /* timing wheels */
+    /* timing wheel */
     uint32_t W;                   /* power of two > max latency */
-    mpp_flit_ev *fw;              /* [W * fcap] */
-    uint32_t *fn;                 /* [W] */
-    uint32_t fcap;
-    mpp_credit_ev *cw;
-    uint32_t *cn;
-    uint32_t ccap;
+    mpp_slot *wheel;              /* [W] */
     /* send cursors of the current cycle (set_cursors) */
-    mpp_flit_ev *ev_router, *ev_node;
-    uint32_t *ev_router_n, *ev_node_n;
-    mpp_credit_ev *ev_credit;
-    uint32_t *ev_credit_n;
+    mpp_slot *ev_router, *ev_node, *ev_credit;
 
     /* statistics hooks */
     uint64_t cycle;
@@ -170,12 +218,37 @@ typedef struct mpp_net {
     uint64_t flits_injected, flits_ejected, flit_hops;
     uint32_t peak_vc;
     bool count_channels;          /* inside the measurement window */
-    uint64_t *chan_flits;         /* [NE] flits sent in the window */
     mpp_eject_fn on_eject;
     void *eject_ud;
     bool shuffle;
     mpp_rng shuffle_rng;
 } mpp_net;
+
+static inline mpp_port *mpp_net_port(const mpp_net *n, uint32_t e)
+{
+    return (mpp_port *)(void *)(n->arena + (size_t)e * n->stride);
+}
+static inline mpp_ivc *mpp_port_ivc(mpp_port *p, uint32_t v) { return (mpp_ivc *)(void *)(p + 1) + v; }
+static inline mpp_ovc *mpp_port_ovc(const mpp_net *n, mpp_port *p, uint32_t v)
+{
+    return (mpp_ovc *)(void *)((char *)p + n->ovc_off) + v;
+}
+static inline uint32_t *mpp_port_buf(const mpp_net *n, mpp_port *p, uint32_t v)
+{
+    return (uint32_t *)(void *)((char *)p + n->buf_off) + (size_t)v * n->B;
+}
+/* Output endpoint o's channel: the input endpoint it drives, or MPP_NONE. */
+static inline uint32_t mpp_net_dst(const mpp_net *n, uint32_t o) { return mpp_net_port(n, o)->dst; }
+/* Flits sent on output endpoint o's channel inside the window. */
+static inline uint64_t mpp_net_chan_flits(const mpp_net *n, uint32_t o)
+{
+    return mpp_net_port(n, o)->chan;
+}
+/* Output VC v of endpoint o is held by a packet. */
+static inline bool mpp_net_ovc_busy(const mpp_net *n, uint32_t o, uint32_t v)
+{
+    return mpp_port_ovc(n, mpp_net_port(n, o), v)->holder != MPP_NONE;
+}
 
 /* Build the network of section nc on topology t (t must outlive the
  * network); seed derives the routers' streams. With nc->nic == model each
@@ -198,6 +271,14 @@ void mpp_net_free(mpp_net *n);
  * one cycle is resolved in router visit order. Call once after
  * mpp_net_init. Returns 0 or MPP_ENOMEM. */
 int mpp_net_one_port(mpp_net *n, mpp_err *err);
+
+/* Visit the active routers in ascending id order from now on (the network
+ * must be empty). The visiting order decides nothing but the order of the
+ * routers' sends when no state is shared between routers — no one-port
+ * ejection (ej_one), no shuffled order, and no node layer that reads the
+ * arrivals of one cycle in order — and ascending order keeps neighbouring
+ * routers' records near in memory (docs/performance.md). */
+static inline void mpp_net_order(mpp_net *n) { n->ordered = true; }
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */
 void mpp_net_deliver(mpp_net *n);

@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "core/base/file.h"
+#include "core/base/heap.h"
 #include "core/base/strbuf.h"
 #include "core/network.h"
 #include "core/node.h"
@@ -99,7 +100,9 @@ struct mpp_sim {
     bool traffic_ready;
     uint32_t *phys;        /* [N] logical -> physical */
     uint32_t *logical;     /* [N] physical -> logical */
-    uint64_t thresh;       /* Bernoulli threshold for one packet per cycle */
+    double inj_p;          /* a source's probability of a packet per cycle */
+    double inj_lp;         /* log(1 - inj_p) */
+    mpp_heap next_inj;     /* (cycle of a source's next packet, node) */
     uint32_t packet_flits;
     double rate;
     uint64_t measure;
@@ -183,10 +186,7 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
     if (!s->open)
         s->outstanding--;
     packet_hooks(s, p, cycle, p->measured != 0);
-    uint32_t h = flit >> 2;
-    s->net.pkt[h].next_free = s->net.free_head;
-    s->net.free_head = h;
-    s->net.pool_used--;
+    mpp_net_pkt_free(&s->net, flit >> 2);
 }
 
 /* --- services for workloads ------------------------------------------------- */
@@ -194,6 +194,19 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
 const mpp_sim_config *mpp_sim_config_get(const mpp_sim *s) { return &s->cfg; }
 const mpp_topo *mpp_sim_topology(const mpp_sim *s) { return &s->topo; }
 const mpp_packetizer *mpp_sim_packetizer(const mpp_sim *s) { return &s->pk; }
+
+/* Cycles from a source's packet to its next one (>= 1): a Bernoulli
+ * source of probability p per cycle waits a geometric time, drawn by
+ * inversion from one 64-bit draw of the node's traffic stream, so a source
+ * costs nothing between its packets (docs/model.md, "Open-loop sources"). */
+static uint64_t inj_gap(const mpp_sim *s, mpp_rng *r)
+{
+    double u = ((double)(mpp_rng_next(r) >> 11) + 1.0) * 0x1p-53; /* (0, 1] */
+    if (s->inj_p >= 1.0)
+        return 1;
+    double g = floor(log(u) / s->inj_lp);
+    return g < 4.0e18 ? (uint64_t)g + 1 : (uint64_t)1 << 62;
+}
 
 int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err)
 {
@@ -220,10 +233,21 @@ int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     mpp_place(ol->placement, s->cfg.run.seed, s->N, s->phys, s->logical);
     s->open = true;
+    /* open-loop sources only: the routers' visiting order decides nothing
+     * (the network's statistics are sums), so they are visited in id order */
+    if (!s->net.shuffle && !s->net.ej_one)
+        mpp_net_order(&s->net);
     s->rate = ol->rate;
     s->packet_flits = ol->packet_flits;
-    s->thresh = mpp_rng_threshold(ol->rate / ol->packet_flits);
+    s->inj_p = ol->rate / ol->packet_flits;
+    s->inj_lp = log1p(-s->inj_p);
     s->measure = ol->measure;
+    if (!mpp_heap_init(&s->next_inj, s->N))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    if (s->inj_p > 0)
+        for (uint32_t node = 0; node < s->N; node++)
+            if (!mpp_heap_push(&s->next_inj, inj_gap(s, &s->trng[node]) - 1, node))
+                return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     s->drain_factor = ol->drain_factor;
     s->wstart = ol->warmup;
     s->wend = ol->warmup + ol->measure;
@@ -480,7 +504,7 @@ static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
         s->nact_pos[i] = MPP_NONE;
     }
     for (uint32_t o = 0; o < s->net.NE && !check_only; o++)
-        if (s->net.dst[o] != MPP_NONE)
+        if (mpp_net_dst(&s->net, o) != MPP_NONE)
             s->chan_out[s->nchan++] = o;
     if (s->wl && s->wl->setup(s, s->cfg.workload.cfg.b, &s->wl_priv, err))
         goto fail;
@@ -516,6 +540,7 @@ void mpp_sim_destroy(mpp_sim *s)
     free(s->prng);
     free(s->trng);
     free(s->srng);
+    mpp_heap_free(&s->next_inj);
     free(s->phys);
     free(s->logical);
     free(s->nact);
@@ -618,7 +643,7 @@ static bool inject_one(mpp_sim *s, uint32_t node, uint32_t l, mpp_srcq *q, bool 
 static uint32_t link_in_progress(const mpp_sim *s, uint32_t node)
 {
     for (uint32_t l = s->topo.node_link_base[node]; l < s->topo.node_link_base[node + 1]; l++)
-        if (s->net.lpkt[l] != MPP_NONE)
+        if (s->net.link[l].pkt != MPP_NONE)
             return l;
     return MPP_NONE;
 }
@@ -683,14 +708,15 @@ static void skip_blocked(mpp_sim *s, uint64_t k)
     }
 }
 
+/* The open-loop sources whose next packet is due this cycle create it, in
+ * ascending node order, and draw the time of their next. */
 static void generate(mpp_sim *s)
 {
     uint64_t c = s->net.cycle;
     bool in_window = c >= s->wstart && c < s->wend;
     uint32_t flits = s->packet_flits;
-    for (uint32_t node = 0; node < s->N; node++) {
-        if (mpp_rng_next(&s->trng[node]) >= s->thresh)
-            continue;
+    while (s->next_inj.n && s->next_inj.e[0].at <= c) {
+        uint32_t node = mpp_heap_pop(&s->next_inj).id;
         uint32_t d = s->phys[mpp_traffic_dest(&s->traffic, s->logical[node], &s->trng[node])];
         mpp_src_entry e = {.created = c, .tag = 0, .dst = d, .flits = flits, .mclass = 0,
                            .measured = in_window};
@@ -699,6 +725,10 @@ static void generate(mpp_sim *s)
         if (in_window) {
             s->created_flits += flits;
             s->measured_created++;
+        }
+        if (!mpp_heap_push(&s->next_inj, c + inj_gap(s, &s->trng[node]), node)) {
+            s->oom = true;
+            return;
         }
     }
 }
@@ -826,9 +856,9 @@ static void finish(mpp_sim *s)
     uint64_t ninter = 0;
     for (size_t i = 0; i < s->nchan; i++) {
         uint32_t o = s->chan_out[i];
-        if (o >= s->net.P || s->net.dst[o] >= s->net.P)
+        if (o >= s->net.P || mpp_net_dst(&s->net, o) >= s->net.P)
             continue;
-        double u = M ? (double)s->net.chan_flits[o] / (double)M : 0;
+        double u = M ? (double)mpp_net_chan_flits(&s->net, o) / (double)M : 0;
         usum += u;
         if (u > umax)
             umax = u;
@@ -887,6 +917,19 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
         uint64_t limit = end + (uint64_t)s->drain_factor * s->measure;
         uint64_t est = end + s->measure / 10;
         while (rc == 0) {
+            /* nothing queued, in a buffer or on a link: every cycle until the
+             * next source's packet (or the last cycle of the window) is the
+             * same, so the clock jumps there */
+            if (!s->queued && !s->nnact && !s->net.nactive && mpp_net_settled(&s->net) &&
+                !mpp_net_flits_in_flight(&s->net)) {
+                uint64_t to = mpp_heap_top(&s->next_inj);
+                if (to > end - 1)
+                    to = end - 1;
+                if (to > s->net.cycle && to != UINT64_MAX) {
+                    s->net.cycle = to;
+                    s->net.last_progress = to;
+                }
+            }
             rc = cycle_once(s, err);
             uint64_t c = s->net.cycle;
             if (progress && (c & 4095) == 0)
@@ -1009,10 +1052,10 @@ void mpp_sim_channel_get(const mpp_sim *s, size_t i, mpp_channel_info *out)
 {
     uint32_t o = s->chan_out[i];
     endpoint_name(s, o, out->from, sizeof out->from);
-    endpoint_name(s, s->net.dst[o], out->to, sizeof out->to);
+    endpoint_name(s, mpp_net_dst(&s->net, o), out->to, sizeof out->to);
     uint64_t M = s->wend > s->wstart && s->wend != UINT64_MAX ? s->wend - s->wstart
                                                               : s->net.cycle - s->wstart;
-    out->flits = s->net.chan_flits[o];
+    out->flits = mpp_net_chan_flits(&s->net, o);
     out->utilisation = M ? (double)out->flits / (double)M : 0;
 }
 
@@ -1025,7 +1068,7 @@ bool mpp_sim_check(const mpp_sim *s)
         for (uint32_t v = 0; v < s->N; v++) {
             uint32_t busy = 0;
             for (uint32_t l = s->topo.node_link_base[v]; l < s->topo.node_link_base[v + 1]; l++)
-                busy += s->net.lpkt[l] != MPP_NONE;
+                busy += s->net.link[l].pkt != MPP_NONE;
             if (busy > 1)
                 return false;
         }

@@ -44,7 +44,7 @@ static int child(int what)
     mpp_net *n = mpp_sim_network(s);
     if (what == CREDIT) {
         /* an output VC of router 5 believes it has one more free slot */
-        n->credits[(size_t)n->topo->port_base[5] * n->V]++;
+        mpp_port_ovc(n, mpp_net_port(n, n->topo->port_base[5]), 0)->credits++;
     } else if (what == FLITS) {
         /* a flit counted as injected that is nowhere */
         n->flits_injected++;

@@ -189,9 +189,9 @@ static uint32_t most_at_once(mpp_sim *s)
     for (uint32_t v = 0; v < t->nodes; v++) {
         uint32_t inj = 0, ej = 0;
         for (uint32_t l = t->node_link_base[v]; l < t->node_link_base[v + 1]; l++) {
-            inj += n->lpkt[l] != MPP_NONE;
+            inj += n->link[l].pkt != MPP_NONE;
             for (uint32_t k = 0; k < n->V; k++)
-                ej += n->obusy[(size_t)t->link_port[l] * n->V + k];
+                ej += mpp_net_ovc_busy(n, t->link_port[l], k);
         }
         if (inj > most)
             most = inj;
