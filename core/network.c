@@ -824,9 +824,9 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     HOT;
     va_pass(n, rt, r);
-    if (!rt->ready)
+    uint64_t ins = rt->ready;
+    if (!ins)
         return;
-    uint64_t ins = eligible(n, rt);
     uint32_t base = rt->base, np = rt->np, V = n->V;
     uint64_t *omask = n->s_out_mask, *grant = n->s_grant, *elig = n->s_elig;
     uint32_t *req = n->s_req_vc;
@@ -834,8 +834,17 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
     for (uint64_t m = ins; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         mpp_port *p = PORT(base + i);
+        uint64_t e = p->ready; /* the eligible VCs: eligible(), inline */
+        if (n->nic_model) {
+            e = fifo_filter(n, p, e);
+            if (!e) {
+                ins &= ~(1ULL << i);
+                continue;
+            }
+        }
+        elig[i] = e;
         uint64_t rq = 0;
-        for (uint64_t vm = elig[i]; vm; vm &= vm - 1)
+        for (uint64_t vm = e; vm; vm &= vm - 1)
             rq |= 1ULL << mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm))->lout;
         clash |= (outs & rq) | (rq & (rq - 1));
         outs |= rq;
@@ -1032,11 +1041,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         p->measured = e->measured;
         p->pace = e->pace;
         p->eject_link = 0;
-        memset(&p->route, 0, sizeof p->route);
-        p->route.src = node;
-        p->route.dst = e->dst;
-        p->route.nphases = 1;
-        p->route.target[0] = e->dst;
+        mpp_route_state_init(&p->route, n->topo, node, e->dst);
         if (n->routing->init_packet)
             n->routing->init_packet(n->topo, n->routing_cfg, n->routing_priv, &p->route, rng);
         mpp_srcq_pop(q);

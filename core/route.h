@@ -26,6 +26,8 @@
 /* Per-packet routing state, carried in the packet header. */
 typedef struct mpp_route_state {
     uint32_t src, dst;                     /* physical nodes */
+    uint32_t dst_router;                   /* the router of dst's first link, set by the
+                                              engine (no lookup per hop) */
     uint32_t target[MPP_ROUTE_MAXPHASE];   /* node each phase heads for; the
                                               last phase's target is dst */
     uint8_t phase;                         /* current phase */
@@ -33,6 +35,16 @@ typedef struct mpp_route_state {
     uint8_t flags;                         /* plug-in private bits */
     uint8_t route_class;                   /* class of the last hop */
 } mpp_route_state;
+
+/* A new packet's route state from src to dst: one phase to dst, the rest
+ * zero (init_packet may add phases). */
+static inline void mpp_route_state_init(mpp_route_state *st, const mpp_topo *t, uint32_t src,
+                                        uint32_t dst)
+{
+    *st = (mpp_route_state){.src = src, .dst = dst, .nphases = 1};
+    st->target[0] = dst;
+    st->dst_router = t->port_router[t->link_port[t->node_link_base[dst]]];
+}
 
 /* What route returns: a local output port of the current router and the
  * route class of the VC to take there. */

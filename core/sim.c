@@ -578,11 +578,7 @@ static uint32_t inject_link(const mpp_sim *s, uint32_t node, uint32_t dst, mpp_r
     const mpp_net *n = &s->net;
     uint32_t l0 = t->node_link_base[node], g0 = t->link_port[l0], r = t->port_router[g0];
     mpp_route_state st;
-    memset(&st, 0, sizeof st);
-    st.src = node;
-    st.dst = dst;
-    st.nphases = 1;
-    st.target[0] = dst;
+    mpp_route_state_init(&st, t, node, dst);
     if (n->routing->init_packet)
         n->routing->init_packet(t, n->routing_cfg, n->routing_priv, &st, rng);
     mpp_route_out ro;

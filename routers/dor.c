@@ -17,10 +17,9 @@ static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
     return t->link_port[t->node_link_base[n]] - t->port_base[r];
 }
 
-static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, int yx)
+static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr, int yx)
 {
     uint32_t C = t->dims[0];
-    uint32_t tr = mpp_routing_node_router(t, to);
     uint32_t rx = r % C, ry = r / C, tx = tr % C, ty = tr / C;
     if (!yx) {
         if (tx != rx)
@@ -36,20 +35,25 @@ static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, int yx)
     return eject_port(t, r, to);
 }
 
-uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to)
+uint32_t mpp_routing_dor_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr)
 {
     if (t->kind == MPP_TOPO_MESH)
-        return mesh_step(t, r, to, 0);
-    uint32_t diff = r ^ mpp_routing_node_router(t, to);
+        return mesh_step(t, r, to, tr, 0);
+    uint32_t diff = r ^ tr;
     if (diff)
         return 31u - (uint32_t)__builtin_clz(diff);
     return eject_port(t, r, to);
 }
 
+uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to)
+{
+    return mpp_routing_dor_step(t, r, to, mpp_routing_node_router(t, to));
+}
+
 uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to)
 {
     if (t->kind == MPP_TOPO_MESH)
-        return mesh_step(t, r, to, 1);
+        return mesh_step(t, r, to, mpp_routing_node_router(t, to), 1);
     return mpp_routing_dor_port(t, r, to);
 }
 

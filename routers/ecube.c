@@ -20,7 +20,7 @@ static uint32_t ecube_classes(const mpp_topo *t, const void *cfg) { return 1; }
 static void ecube_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                         uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
-    out->port = mpp_routing_dor_port(t, r, st->dst);
+    out->port = mpp_routing_dor_step(t, r, st->dst, st->dst_router);
     out->route_class = 0;
 }
 

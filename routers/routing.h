@@ -21,6 +21,9 @@ extern const mpp_family mpp_routing_family;
  * dimension order (mesh: X then Y; hypercube: highest differing bit first),
  * or the node's ejection port when r is its router. Kinds mesh, hypercube. */
 uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to);
+/* The same with the router tr of `to` given (the route state's dst_router:
+ * no lookup per hop). */
+uint32_t mpp_routing_dor_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr);
 /* The same with Y before X on a mesh. */
 uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to);
 /* Multi-phase plug-ins: while router r is the router of the current phase's

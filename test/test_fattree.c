@@ -85,11 +85,7 @@ static int walk(walker *w, uint32_t s, uint32_t d, uint32_t *top)
 {
     const mpp_topo *t = w->t;
     mpp_route_state st;
-    memset(&st, 0, sizeof st);
-    st.src = s;
-    st.dst = d;
-    st.nphases = 1;
-    st.target[0] = d;
+    mpp_route_state_init(&st, t, s, d);
     uint32_t nl = t->node_link_base[s + 1] - t->node_link_base[s];
     uint32_t g0 = t->link_port[t->node_link_base[s] + mpp_rng_below(&w->lrng, nl)];
     uint32_t r = t->port_router[g0], in = g0 - t->port_base[r];

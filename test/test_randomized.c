@@ -23,11 +23,7 @@ static int walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *cfg, 
                 uint32_t d, mpp_rng *rng, mpp_route_state *st_out, int *bad_order)
 {
     mpp_route_state st;
-    memset(&st, 0, sizeof st);
-    st.src = s;
-    st.dst = d;
-    st.nphases = 1;
-    st.target[0] = d;
+    mpp_route_state_init(&st, t, s, d);
     ops->init_packet(t, cfg, NULL, &st, rng);
     *st_out = st;
     uint32_t r = mpp_routing_node_router(t, s);

@@ -37,11 +37,7 @@ static int walk(const mpp_topo *t, const mpp_routing_ops *ops, uint32_t s, uint3
     if (ops->setup && ops->setup(t, cfg.b, &priv, &err))
         return -1;
     mpp_route_state st;
-    memset(&st, 0, sizeof st);
-    st.src = s;
-    st.dst = d;
-    st.nphases = 1;
-    st.target[0] = d;
+    mpp_route_state_init(&st, t, s, d);
     if (ops->init_packet)
         ops->init_packet(t, cfg.b, priv, &st, rng);
     uint32_t r = mpp_routing_node_router(t, s), in = t->link_port[t->node_link_base[s]] - t->port_base[r];

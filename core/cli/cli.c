@@ -1,29 +1,14 @@
 /* core/cli/cli.c — the mppnet command line: argument parsing, the progress bar,
- * the summary table, worker processes for `run -j N`, and the mapping of
- * MPP_E* codes to exit statuses. The only module that prints.
+ * the summary table and the mapping of MPP_E* codes to exit statuses. The
+ * only module that prints.
  *
- * `mppnet run` goes through these states:
- *
- *   parse args --bad--> usage error, exit 2 (nothing written)
- *       |
- *   mpp_experiment_load --error--> "mppnet: FILE:L:C: ...", exit 2
- *       |
- *   validate(): mpp_sim_validate of every run --error--> exit 2
- *       |
- *   --dump-config? --> print YAML of every run, exit 0
- *       |
- *   run_serial() (-j 1, in process) or run_parallel() (-j N, fork):
- *       every run -> mpp_output_run; rows printed in run order;
- *       a failed run's report -> stderr; SIGINT -> no new run starts
- *       |
- *   mpp_output_write_all (+ plot) --> exit 0 / 1 (a run failed) / 130
- *
- * Workers (run_parallel): worker w of N runs runs i with i % N == w and
- * writes one message per run to its own pipe (wire_hdr + mpp_sim_result +
- * channel records + matrix entries + message records + report text;
- * progress messages when the parent shows a bar). The parent polls the
- * pipes, stores each result in runs[i], and writes the files from runs[]
- * in run order, so the files are byte-identical to -j 1.
+ * `mppnet run` (core/cli/runner.c, whose header has its states) loads the
+ * experiment, checks every run with mpp_sim_validate (no network built)
+ * before anything is written, hands the runs to -j N worker processes
+ * from a queue (longest expected first) and writes every finished run's
+ * record and the result files in run order, byte-identical for any -j.
+ * This file parses the other commands (sim, check, list, bench, ...) and
+ * maps MPP_E* codes to exit statuses.
  *
  * Invariants:
  *   1. The only global is the SIGINT flag `interrupted`; the handler only
