@@ -63,6 +63,8 @@ struct mpp_routing_ops {
     const char *const *aliases;   /* NULL-terminated, or NULL */
     const char *help;
     bool test_only;               /* hidden from `mppnet list` */
+    double stretch;               /* expected route length over the minimal distance
+                                     (valiant: 2), a hint for ordering runs; 0: 1 */
     mpp_schema schema;
     /* True when the plug-in can route on t; else fill err with why. */
     bool (*supports)(const mpp_topo *t, const void *cfg, mpp_err *err);

@@ -38,6 +38,7 @@ static void valiant_route(const mpp_topo *t, const void *cfg, void *priv, uint32
 
 const mpp_routing_ops mpp_routing_valiant = {
     .name = "valiant",
+    .stretch = 2, /* d(s, r) + d(r, t), r uniform: twice the mean distance */
     .help = "two phases: to a random node, then to the destination, each dimension-ordered",
     .supports = valiant_supports,
     .route_classes = valiant_classes,
