@@ -736,12 +736,39 @@ static uint64_t collect_age(mpp_net *n, mpp_router *rt, uint32_t r)
     return eligible(n, rt);
 }
 
+/* The output stage of the separable allocators: each requested output
+ * (outs; s_out_mask: its requesting inputs, s_req_vc: their VCs) grants one
+ * input round-robin from its pointer or, with age, the oldest offer (ties
+ * round-robin), and the granted VC sends. */
+static void grant_and_send(mpp_net *n, mpp_router *rt, uint64_t outs, const uint64_t *age)
+{
+    HOT;
+    uint32_t base = rt->base, np = rt->np, V = n->V;
+    const uint64_t *omask = n->s_out_mask;
+    const uint32_t *reqv = n->s_req_vc;
+    for (uint64_t m = outs; m; m &= m - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(m);
+        mpp_port *op = PORT(base + o);
+        uint32_t i = rr_pick(omask[o], op->sa_out);
+        if (age)
+            for (uint64_t c = omask[o]; c; c &= c - 1) {
+                uint32_t j = (uint32_t)__builtin_ctzll(c);
+                if (age[j] < age[i])
+                    i = j;
+            }
+        op->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
+        mpp_port *p = PORT(base + i);
+        p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
+        traverse(n, rt, p, reqv[i]);
+    }
+}
+
 /* Separable allocation, oldest packet first: each input offers its oldest
  * eligible VC, each output takes the oldest offer (ties round-robin). */
 static void router_age(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     HOT;
-    uint32_t base = rt->base, np = rt->np, V = n->V;
+    uint32_t base = rt->base;
     uint64_t *omask = n->s_out_mask, *age = n->s_grant;
     uint32_t *reqv = n->s_req_vc;
     uint64_t ins = collect_age(n, rt, r), outs = 0;
@@ -766,26 +793,13 @@ static void router_age(mpp_net *n, mpp_router *rt, uint32_t r)
         outs |= 1ULL << o;
         omask[o] |= 1ULL << i;
     }
-    for (uint64_t m = outs; m; m &= m - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(m);
-        mpp_port *op = PORT(base + o);
-        uint32_t i = rr_pick(omask[o], op->sa_out);
-        for (uint64_t c = omask[o]; c; c &= c - 1) {
-            uint32_t j = (uint32_t)__builtin_ctzll(c);
-            if (age[j] < age[i])
-                i = j;
-        }
-        op->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
-        mpp_port *p = PORT(base + i);
-        p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
-        traverse(n, rt, p, reqv[i]);
-    }
+    grant_and_send(n, rt, outs, age);
 }
 
 static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     HOT;
-    uint32_t base = rt->base, np = rt->np, V = n->V;
+    uint32_t base = rt->base;
     uint64_t *omask = n->s_out_mask;
     uint32_t *reqv = n->s_req_vc;
     uint64_t ins = collect(n, rt, r), outs = 0;
@@ -801,16 +815,7 @@ static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
         outs |= 1ULL << o;
         omask[o] |= 1ULL << i;
     }
-    /* output stage: each output grants one requesting input round-robin */
-    for (uint64_t m = outs; m; m &= m - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(m);
-        mpp_port *op = PORT(base + o);
-        uint32_t i = rr_pick(omask[o], op->sa_out);
-        op->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
-        mpp_port *p = PORT(base + i);
-        p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
-        traverse(n, rt, p, reqv[i]);
-    }
+    grant_and_send(n, rt, outs, NULL);
 }
 
 /* iSLIP with one iteration. Each input requests every output one of its
@@ -904,6 +909,17 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
     }
 }
 
+/* One router's cycle: allocation and traversal by the configured allocator. */
+static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    if (n->allocator == MPP_ALLOC_ISLIP)
+        router_islip(n, rt, r);
+    else if (n->allocator == MPP_ALLOC_AGE)
+        router_age(n, rt, r);
+    else
+        router_separable(n, rt, r);
+}
+
 void mpp_net_routers(mpp_net *n)
 {
     if (n->shuffle)
@@ -917,12 +933,7 @@ void mpp_net_routers(mpp_net *n)
             for (uint64_t m = n->amask[w]; m; m &= m - 1) {
                 uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
                 mpp_router *rt = &n->rt[r];
-                if (n->allocator == MPP_ALLOC_ISLIP)
-                    router_islip(n, rt, r);
-                else if (n->allocator == MPP_ALLOC_AGE)
-                    router_age(n, rt, r);
-                else
-                    router_separable(n, rt, r);
+                router_visit(n, rt, r);
                 if (!rt->flits) {
                     rt->pos = MPP_NONE;
                     n->amask[w] &= ~(1ULL << (r & 63));
@@ -937,12 +948,7 @@ void mpp_net_routers(mpp_net *n)
     for (uint32_t k = 0; k < na; k++) {
         uint32_t r = n->active[k];
         mpp_router *rt = &n->rt[r];
-        if (n->allocator == MPP_ALLOC_ISLIP)
-            router_islip(n, rt, r);
-        else if (n->allocator == MPP_ALLOC_AGE)
-            router_age(n, rt, r);
-        else
-            router_separable(n, rt, r);
+        router_visit(n, rt, r);
         /* a router's flits only fall while it is visited */
         if (rt->flits) {
             rt->pos = w;
