@@ -484,9 +484,6 @@ int main(int argc, char **argv)
     test_plans();
     test_refusals();
     test_runs();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    test_rmdtemp(tmpdir);
     TEST_DONE();
 }

@@ -544,10 +544,7 @@ int main(void)
     test_generators();
     test_bad_files();
     if (!test_failures) {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", dir);
+        test_rmdtemp(dir);
     } else {
         fprintf(stderr, "files kept in %s\n", dir);
     }

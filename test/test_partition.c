@@ -495,9 +495,6 @@ int main(int argc, char **argv)
     test_shipped();
     test_metis();
     test_bad();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    test_rmdtemp(tmpdir);
     TEST_DONE();
 }

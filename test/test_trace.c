@@ -273,9 +273,6 @@ int main(int argc, char **argv)
     test_msg_trace();
     test_bad();
     test_all_schedulers();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    test_rmdtemp(tmpdir);
     TEST_DONE();
 }

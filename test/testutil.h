@@ -209,6 +209,16 @@ static inline int test_mkdtemp(const char *name, char *buf, size_t len)
     return 0;
 }
 
+/* Remove a test's temporary directory and everything in it (a note on
+ * stderr when that fails; the test's result does not depend on it). */
+static inline void test_rmdtemp(const char *dir)
+{
+    char cmd[600];
+    int n = snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (n < 0 || (size_t)n >= sizeof cmd || system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
 /* An experiment's text whose first run the setup must refuse with
  * MPP_EINVAL and a message containing `part`. */
 static inline void test_setup_refused(const char *text, const char *part)
