@@ -65,7 +65,17 @@
 
 #include "core/base/strbuf.h"
 
+/* On a large network (records of more than PF_BYTES) each record is a
+ * cache miss: deliveries fetch the records of the event PF_AHEAD places
+ * ahead, and the visits of a chunk of routers are preceded by a pass that
+ * fetches what they will read (chunk_prefetch), so that the misses overlap
+ * instead of queueing (docs/performance.md). */
+#define PF_AHEAD 16u
+#define PF_BYTES 4e6 /* records of more bytes than this (twice the L2 of the machine measured)
+                        are fetched ahead */
+
 static void set_cursors(mpp_net *n);
+static void set_chunks(mpp_net *n);
 
 /* Large zeroed arrays (the endpoint records): mapped with transparent huge
  * pages where the kernel allows it, since a large network's records span
@@ -73,15 +83,25 @@ static void set_cursors(mpp_net *n);
 #define HUGE_MIN ((size_t)4 << 20)
 #define HUGE_ALIGN ((size_t)2 << 20)
 
+/* Zeroed memory aligned to a 64-byte cache line. */
+static void *line_alloc(size_t bytes)
+{
+    size_t l = (bytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, l ? l : 64);
+    if (p)
+        memset(p, 0, l ? l : 64);
+    return p;
+}
+
 static void *big_alloc(size_t bytes, void **base, size_t *len)
 {
     *base = NULL;
     *len = 0;
 #ifndef MAP_ANONYMOUS
-    return calloc(1, bytes ? bytes : 1);
+    return line_alloc(bytes);
 #endif
     if (bytes < HUGE_MIN)
-        return calloc(1, bytes ? bytes : 1);
+        return line_alloc(bytes);
     size_t l = bytes + HUGE_ALIGN;
     void *m = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
@@ -112,7 +132,7 @@ static uint32_t pow2_above(uint32_t x)
 }
 
 #define POOL_FIRST 256u   /* packet slots allocated at start; doubled when used up */
-#define SLOT_FIRST 64u    /* events a wheel slot holds at start; doubled when full */
+#define SLOT_FIRST 16u    /* events a wheel slot holds when first used; doubled when full */
 
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err)
@@ -196,20 +216,24 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         n->fifo_flits = fifo_flits;
     }
     /* one record per endpoint: header, V input VCs, V output VCs, V x B
-     * buffer words, rounded up to 8 bytes */
+     * buffer words, rounded up to whole 64-byte lines (the arena is
+     * line-aligned, so a record's header is one line) */
     n->ovc_off = (uint32_t)(sizeof(mpp_port) + ((V * sizeof(mpp_ivc) + 7) & ~(size_t)7));
     n->buf_off = n->ovc_off + V * (uint32_t)sizeof(mpp_ovc);
-    n->stride = ((size_t)n->buf_off + (size_t)V * B * sizeof(uint32_t) + 7) & ~(size_t)7;
+    n->stride = ((size_t)n->buf_off + (size_t)V * B * sizeof(uint32_t) + 63) & ~(size_t)63;
     if ((double)n->stride * NE > 64e9)
         return mpp_err_set(err, MPP_EINVAL,
                            "network: %u endpoints of %zu bytes is above the limit of 64 GB",
                            NE, n->stride);
     if (check_only)
         return 0; /* mpp_sim_validate: the checks, no arrays */
+    /* records beyond what the per-core cache holds: fetch ahead (PF_AHEAD) */
+    n->pf = (double)n->stride * NE > PF_BYTES;
 
     bool ok = true;
     n->arena = big_alloc((size_t)NE * n->stride, &n->arena_base, &n->arena_len);
-    n->rt = calloc(R ? R : 1, sizeof *n->rt);
+    n->rt = line_alloc((size_t)(R ? R : 1) * sizeof *n->rt);
+    n->rrng = calloc(R ? R : 1, sizeof *n->rrng);
     n->active = calloc(R ? R : 1, sizeof *n->active);
     n->amask = calloc(((size_t)R + 63) / 64 + 1, sizeof *n->amask);
     n->link = calloc(n->L ? n->L : 1, sizeof *n->link);
@@ -229,16 +253,18 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->pkt = malloc(n->pool_cap * sizeof *n->pkt);
     uint32_t far = n->link_lat + n->delay;
     n->W = pow2_above(far > n->credit_lat ? far : n->credit_lat);
-    n->wheel = calloc(n->W, sizeof *n->wheel);
-    ok &= n->arena && n->rt && n->active && n->amask && n->link && n->s_req_vc && n->s_out_mask &&
-          n->s_grant && n->s_elig && n->pkt && n->wheel;
-    for (uint32_t s = 0; ok && s < n->W; s++) {
-        mpp_slot *sl = &n->wheel[s];
-        sl->fcap = sl->ccap = SLOT_FIRST;
-        sl->f = malloc(SLOT_FIRST * sizeof *sl->f);
-        sl->c = malloc(SLOT_FIRST * sizeof *sl->c);
-        ok &= sl->f && sl->c;
-    }
+    /* one row of NQ slots per cycle: a slot per chunk of routers, then the
+     * node side; the slots' arrays are grown on first use */
+    n->csh = 6;
+    while (((size_t)R >> n->csh) >= 0xfffe)
+        n->csh++;
+    n->nchunks = (uint32_t)(((size_t)R + (1u << n->csh) - 1) >> n->csh);
+    if (!n->nchunks)
+        n->nchunks = 1;
+    n->NQ = n->nchunks + 1;
+    n->wheel = calloc((size_t)n->W * n->NQ, sizeof *n->wheel);
+    ok &= n->arena && n->rt && n->rrng && n->active && n->amask && n->link && n->s_req_vc &&
+          n->s_out_mask && n->s_grant && n->s_elig && n->pkt && n->wheel;
     if (!ok) {
         mpp_net_free(n);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building the network");
@@ -283,13 +309,39 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         rt->pos = MPP_NONE;
         rt->base = t->port_base[r];
         rt->np = t->port_base[r + 1] - t->port_base[r];
-        mpp_rng_init(&rt->rng, seed, MPP_RNG_ROUTER, r);
+        mpp_rng_init(&n->rrng[r], seed, MPP_RNG_ROUTER, r);
     }
     for (uint32_t l = 0; l < n->L; l++)
         n->link[l].pkt = MPP_NONE;
     n->free_head = MPP_NONE;
+    set_chunks(n);
     set_cursors(n);
     return 0;
+}
+
+/* The wheel slot (column of a row) that events to each endpoint go to:
+ * the node side (n->nchunks) for node links; for router ports, chunk 0, or
+ * (ordered) the chunk of their router. */
+static void set_chunks(mpp_net *n)
+{
+    uint32_t P = n->P, C = n->nchunks;
+    for (uint32_t e = 0; e < n->NE; e++) {
+        mpp_port *p = mpp_net_port(n, e);
+        uint32_t d = p->dst, s = p->src;
+        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P ? C
+                               : n->ordered               ? n->topo->port_router[d] >> n->csh
+                                                          : 0);
+        p->schunk = (uint16_t)(s == MPP_NONE || s >= P ? C
+                               : n->ordered               ? n->topo->port_router[s] >> n->csh
+                                                          : 0);
+    }
+}
+
+void mpp_net_order(mpp_net *n)
+{
+    n->ordered = true;
+    if (n->arena) /* (a check-only network has no records) */
+        set_chunks(n);
 }
 
 void mpp_net_free(mpp_net *n)
@@ -297,13 +349,13 @@ void mpp_net_free(mpp_net *n)
     if (n->routing && n->routing->destroy && n->routing_priv)
         n->routing->destroy(n->routing_priv);
     if (n->wheel)
-        for (uint32_t s = 0; s < n->W; s++) {
+        for (size_t s = 0; s < (size_t)n->W * n->NQ; s++) {
             free(n->wheel[s].f);
             free(n->wheel[s].c);
         }
     if (n->arena)
         big_free(n->arena, n->arena_base, n->arena_len);
-    void *ptrs[] = {n->rt, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
+    void *ptrs[] = {n->rt, n->rrng, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
                     n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key,
                     n->pkt, n->wheel, n->ej_busy};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
@@ -340,7 +392,7 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err)
 
 static void grow_slot_f(mpp_net *n, mpp_slot *s)
 {
-    uint32_t cap = s->fcap * 2;
+    uint32_t cap = s->fcap ? s->fcap * 2 : SLOT_FIRST;
     mpp_flit_ev *f = realloc(s->f, (size_t)cap * sizeof *f);
     if (!f) {
         n->oom = true;
@@ -353,7 +405,7 @@ static void grow_slot_f(mpp_net *n, mpp_slot *s)
 
 static void grow_slot_c(mpp_net *n, mpp_slot *s)
 {
-    uint32_t cap = s->ccap * 2;
+    uint32_t cap = s->ccap ? s->ccap * 2 : SLOT_FIRST;
     uint32_t *c = realloc(s->c, (size_t)cap * sizeof *c);
     if (!c) {
         n->oom = true;
@@ -372,7 +424,7 @@ static void grow_slot_c(mpp_net *n, mpp_slot *s)
 static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit)
 {
     uint32_t in = p->dst;
-    mpp_slot *s = in < n->P ? n->ev_router : n->ev_node;
+    mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + p->dchunk;
     if (__builtin_expect(s->nf == s->fcap, 0))
         grow_slot_f(n, s);
     mpp_flit_ev *ev = &s->f[s->nf++];
@@ -383,41 +435,57 @@ static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit
         p->chan++;
 }
 
-static inline void send_credit(mpp_net *n, uint32_t out, uint32_t vc)
+static inline void send_credit(mpp_net *n, const mpp_port *p, uint32_t vc)
 {
-    mpp_slot *s = n->ev_credit;
+    uint32_t out = p->src;
+    mpp_slot *s = n->ev_credit + p->schunk;
     if (__builtin_expect(s->nc == s->ccap, 0))
         grow_slot_c(n, s);
     s->c[s->nc++] = out << 6 | vc;
 }
 
-/* Point the send cursors at the wheel slots that the sends of this cycle
+/* Point the send cursors at the wheel rows that the sends of this cycle
  * write: flits to routers land after link_lat + delay, flits to nodes after
  * link_lat, credits after credit_lat. */
 static void set_cursors(mpp_net *n)
 {
     uint32_t m = n->W - 1;
-    n->ev_router = &n->wheel[(n->cycle + n->link_lat + n->delay) & m];
-    n->ev_node = &n->wheel[(n->cycle + n->link_lat) & m];
-    n->ev_credit = &n->wheel[(n->cycle + n->credit_lat) & m];
+    size_t q = n->NQ;
+    n->ev_router = &n->wheel[((n->cycle + n->link_lat + n->delay) & m) * q];
+    n->ev_node = &n->wheel[((n->cycle + n->link_lat) & m) * q];
+    n->ev_credit = &n->wheel[((n->cycle + n->credit_lat) & m) * q];
 }
 
 /* --- phase 1: deliveries --------------------------------------------------- */
 
-void mpp_net_deliver(mpp_net *n)
+
+/* The credits of slot s land: an output VC that had none lets its
+ * holder's front flit leave again. */
+static void deliver_credits(mpp_net *n, mpp_slot *s)
 {
-    mpp_slot *s = &n->wheel[n->cycle & (n->W - 1)];
-    uint32_t B = n->B, P = n->P, peak = n->peak_vc;
     char *const A = n->arena;
     const size_t S = n->stride;
-    const uint32_t OO = n->ovc_off, BO = n->buf_off;
+    const uint32_t OO = n->ovc_off;
     mpp_router *const RT = n->rt;
+    uint32_t kp = n->pf ? s->nc : 0; /* prefetch only on a large network */
     for (uint32_t i = 0, k = s->nc; i < k; i++) {
+        if (i + PF_AHEAD < kp)
+            __builtin_prefetch(A + (size_t)(s->c[i + PF_AHEAD] >> 6) * S + OO, 1);
+        if (i + PF_AHEAD / 2 < kp) {
+            /* the holder's record, should the credit wake it */
+            uint32_t ov = s->c[i + PF_AHEAD / 2];
+            const mpp_ovc *o = (const mpp_ovc *)(const void *)(A + (size_t)(ov >> 6) * S + OO) +
+                               (ov & 63);
+            if (o->credits == 0 && o->holder < MPP_HOLD_LINK) {
+                const char *q = A + (size_t)(o->holder >> 6) * S;
+                __builtin_prefetch(q, 1);
+                __builtin_prefetch(q + 64, 1);
+            }
+        }
         uint32_t ov = s->c[i];
         mpp_port *p = (mpp_port *)(void *)(A + (size_t)(ov >> 6) * S);
         mpp_ovc *o = (mpp_ovc *)(void *)((char *)p + OO) + (ov & 63);
         if (o->credits++ == 0 && o->holder < MPP_HOLD_LINK) {
-            /* the holder's front flit may leave again */
             mpp_port *q = (mpp_port *)(void *)(A + (size_t)(o->holder >> 6) * S);
             uint32_t w = o->holder & 63;
             if (mpp_port_ivc(q, w)->count) {
@@ -427,56 +495,102 @@ void mpp_net_deliver(mpp_net *n)
         }
     }
     s->nc = 0;
+}
 
+/* The flits of slot s land in router input buffers. */
+static void deliver_flits(mpp_net *n, mpp_slot *s)
+{
+    uint32_t B = n->B, peak = n->peak_vc;
+    char *const A = n->arena;
+    const size_t S = n->stride;
+    const uint32_t OO = n->ovc_off, BO = n->buf_off;
+    mpp_router *const RT = n->rt;
+    uint32_t kp = n->pf ? s->nf : 0;
     for (uint32_t i = 0, k = s->nf; i < k; i++) {
+        if (i + PF_AHEAD < kp) {
+            /* the landing port's record (up to three lines) ... */
+            const char *q = A + (size_t)(s->f[i + PF_AHEAD].to >> 6) * S;
+            __builtin_prefetch(q, 1);
+            __builtin_prefetch(q + 64, 1);
+            if (S > 128)
+                __builtin_prefetch(q + 128, 1);
+        }
+        if (i + PF_AHEAD / 2 < kp) {
+            /* ... and, once its header is in, its router's line */
+            const mpp_port *q =
+                (const mpp_port *)(const void *)(A + (size_t)(s->f[i + PF_AHEAD / 2].to >> 6) * S);
+            __builtin_prefetch(&RT[q->router], 1);
+            /* a head's packet: its route state is read when it is routed */
+            uint32_t fl = s->f[i + PF_AHEAD / 2].flit;
+            if (fl & MPP_FLIT_HEAD)
+                __builtin_prefetch(&n->pkt[fl >> 2].route, 1);
+        }
         uint32_t in = s->f[i].to >> 6, vc = s->f[i].to & 63;
-        if (in < P) {
-            mpp_port *p = (mpp_port *)(void *)(A + (size_t)in * S);
-            mpp_ivc *c = mpp_port_ivc(p, vc);
-            uint32_t pos = c->head + c->count;
-            if (pos >= B)
-                pos -= B;
-            ((uint32_t *)(void *)((char *)p + BO))[vc * B + pos] = s->f[i].flit;
-            uint32_t cnt = ++c->count;
-            if (cnt > peak)
-                peak = cnt;
-            uint32_t r = p->router;
-            mpp_router *rt = &RT[r];
-            if (cnt == 1) {
-                /* the VC was empty: its front flit waits for allocation, or
-                 * (a packet's later flit) may leave if it has a credit */
-                uint64_t ib = 1ULL << p->local;
-                p->full |= 1ULL << vc;
-                rt->full |= ib;
-                if (c->ovc == MPP_VC_NONE) {
-                    p->wait |= 1ULL << vc;
-                    rt->wait |= ib;
-                } else {
-                    mpp_port *op = (mpp_port *)(void *)(A + (size_t)c->out * S);
-                    if (op->sink || ((mpp_ovc *)(void *)((char *)op + OO))[c->ovc].credits) {
-                        p->ready |= 1ULL << vc;
-                        rt->ready |= ib;
-                    }
+        mpp_port *p = (mpp_port *)(void *)(A + (size_t)in * S);
+        mpp_ivc *c = mpp_port_ivc(p, vc);
+        uint32_t pos = c->head + c->count;
+        if (pos >= B)
+            pos -= B;
+        ((uint32_t *)(void *)((char *)p + BO))[vc * B + pos] = s->f[i].flit;
+        uint32_t cnt = ++c->count;
+        if (cnt > peak)
+            peak = cnt;
+        uint32_t r = p->router;
+        mpp_router *rt = &RT[r];
+        if (cnt == 1) {
+            /* the VC was empty: its front flit waits for allocation, or
+             * (a packet's later flit) may leave if it has a credit */
+            uint64_t ib = 1ULL << p->local;
+            p->full |= 1ULL << vc;
+            rt->full |= ib;
+            if (c->ovc == MPP_VC_NONE) {
+                p->wait |= 1ULL << vc;
+                rt->wait |= ib;
+            } else {
+                mpp_port *op = (mpp_port *)(void *)(A + (size_t)c->out * S);
+                if (op->sink || ((mpp_ovc *)(void *)((char *)op + OO))[c->ovc].credits) {
+                    p->ready |= 1ULL << vc;
+                    rt->ready |= ib;
                 }
             }
-            rt->flits++;
-            if (rt->pos == MPP_NONE) {
-                if (n->ordered) {
-                    rt->pos = 0;
-                    n->amask[r >> 6] |= 1ULL << (r & 63);
-                    n->nactive++;
-                } else {
-                    rt->pos = n->nactive;
-                    n->active[n->nactive++] = r;
-                }
+        }
+        rt->flits++;
+        if (rt->pos == MPP_NONE) {
+            if (n->ordered) {
+                rt->pos = 0;
+                n->amask[r >> 6] |= 1ULL << (r & 63);
+                n->nactive++;
+            } else {
+                rt->pos = n->nactive;
+                n->active[n->nactive++] = r;
             }
-        } else {
-            n->flits_ejected++;
-            n->on_eject(n->eject_ud, n->topo->link_node[in - n->P], s->f[i].flit, n->cycle);
         }
     }
     s->nf = 0;
     n->peak_vc = peak;
+}
+
+void mpp_net_deliver(mpp_net *n)
+{
+    mpp_slot *row = &n->wheel[(size_t)(n->cycle & (n->W - 1)) * n->NQ];
+    /* the node side: credits to the node links, flits into the nodes */
+    mpp_slot *s = &row[n->nchunks];
+    if (s->nc)
+        deliver_credits(n, s);
+    for (uint32_t i = 0, k = s->nf; i < k; i++) {
+        n->flits_ejected++;
+        n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                    n->cycle);
+    }
+    s->nf = 0;
+    /* the routers' side: all in chunk 0, unless ordered (mpp_net_routers
+     * then delivers each chunk just before visiting its routers) */
+    if (!n->ordered) {
+        if (row->nc)
+            deliver_credits(n, row);
+        if (row->nf)
+            deliver_flits(n, row);
+    }
     set_cursors(n);
 }
 
@@ -485,6 +599,32 @@ void mpp_net_deliver(mpp_net *n)
 /* Route computation (once per packet per router) and VC allocation for the
  * waiting input VC v of port p (global g, local input ip of router r).
  * Returns true when the VC holds an output VC afterwards. */
+/* Route computation for the head at the front of input VC c (v of port p,
+ * global g) of router r, packet pk: the routing plug-in, once per packet
+ * per router. */
+static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
+                            mpp_ivc *c, mpp_packet *pk)
+{
+    HOT;
+    mpp_route_out ro;
+    n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, p->local, &pk->route,
+                      &n->rrng[r], &ro);
+    uint32_t og = rt->base + ro.port;
+    if (__builtin_expect(n->pair != NULL, 0)) {
+        /* all-port: eject on the link paired with the arrival port
+         * (a packet from the local node keeps link 0) */
+        uint32_t l = n->pair[g];
+        if (PORT(og)->sink && l != MPP_TOPO_NONE)
+            og = n->topo->link_port[l];
+    }
+    c->out = og;
+    c->lout = (uint16_t)(og - rt->base);
+    uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
+    c->lo = (uint16_t)(cls * n->vcs_per_class);
+    c->hi = (uint16_t)(c->lo + n->vcs_per_class);
+    pk->route.route_class = (uint8_t)ro.route_class;
+}
+
 static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
                                uint32_t v)
 {
@@ -493,25 +633,8 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
     mpp_ivc *c = mpp_port_ivc(p, v);
     uint32_t flit = BUF(p, v)[c->head];
     mpp_packet *pk = &n->pkt[flit >> 2];
-    if (c->out == MPP_NONE) {
-        mpp_route_out ro;
-        n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, ip, &pk->route, &rt->rng,
-                          &ro);
-        uint32_t og = rt->base + ro.port;
-        if (__builtin_expect(n->pair != NULL, 0)) {
-            /* all-port: eject on the link paired with the arrival port
-             * (a packet from the local node keeps link 0) */
-            uint32_t l = n->pair[g];
-            if (PORT(og)->sink && l != MPP_TOPO_NONE)
-                og = n->topo->link_port[l];
-        }
-        c->out = og;
-        c->lout = (uint16_t)(og - rt->base);
-        uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
-        c->lo = (uint16_t)(cls * n->vcs_per_class);
-        c->hi = (uint16_t)(c->lo + n->vcs_per_class);
-        pk->route.route_class = (uint8_t)ro.route_class;
-    }
+    if (c->out == MPP_NONE)
+        route_vc(n, rt, r, p, g, c, pk);
     uint32_t out = c->out;
     mpp_port *op = PORT(out);
     uint32_t lo = c->lo, span = (uint32_t)c->hi - lo;
@@ -575,7 +698,7 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
             rt->full &= ~ib;
     }
     rt->flits--;
-    send_credit(n, p->src, v);
+    send_credit(n, p, v);
     mpp_port *op = PORT(c->out);
     mpp_ovc *o = OVC(op, c->ovc);
     uint32_t ovc = c->ovc;
@@ -909,6 +1032,51 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
     }
 }
 
+/* A large network (n->pf), before the visits of a chunk of routers: route
+ * the waiting heads and fetch the output records that the visits will
+ * read, so that those misses overlap instead of stalling one visit after
+ * another. The heads are routed in the order va_pass would route them
+ * (rotating input order, VCs ascending), so each router's random draws are
+ * the same; under the age allocator, which routes oldest first, only the
+ * fetches are done. */
+static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
+{
+    HOT;
+    bool route = n->allocator != MPP_ALLOC_AGE;
+    for (uint32_t w = w0; w < w1; w++)
+        for (uint64_t m = n->amask[w]; m; m &= m - 1) {
+            uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+            mpp_router *rt = &n->rt[r];
+            uint32_t rot = rt->rot, base = rt->base;
+            uint64_t wm = rt->wait;
+            uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
+            for (int h = 0; h < 2; h++)
+                for (uint64_t im = order[h]; im; im &= im - 1) {
+                    uint32_t i = (uint32_t)__builtin_ctzll(im), g = base + i;
+                    mpp_port *p = PORT(g);
+                    for (uint64_t vm = p->wait; vm; vm &= vm - 1) {
+                        uint32_t v = (uint32_t)__builtin_ctzll(vm);
+                        mpp_ivc *c = mpp_port_ivc(p, v);
+                        if (c->out == MPP_NONE) {
+                            if (!route)
+                                continue;
+                            route_vc(n, rt, r, p, g, c, &n->pkt[BUF(p, v)[c->head] >> 2]);
+                        }
+                        __builtin_prefetch(PORT(c->out), 1);
+                        __builtin_prefetch(OVC(PORT(c->out), 0), 1);
+                    }
+                }
+            for (uint64_t im = rt->ready; im; im &= im - 1) {
+                mpp_port *p = PORT(base + (uint32_t)__builtin_ctzll(im));
+                for (uint64_t vm = p->ready; vm; vm &= vm - 1) {
+                    mpp_ivc *c = mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm));
+                    __builtin_prefetch(PORT(c->out), 1);
+                    __builtin_prefetch(OVC(PORT(c->out), 0), 1);
+                }
+            }
+        }
+}
+
 /* One router's cycle: allocation and traversal by the configured allocator. */
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
@@ -928,18 +1096,35 @@ void mpp_net_routers(mpp_net *n)
      * appended to by mpp_net_deliver, never during this pass. */
     uint64_t hops = n->flit_hops;
     if (n->ordered) {
-        /* ascending router ids: neighbours' records are near in memory */
-        for (uint32_t w = 0, nw = (n->topo->routers + 63) / 64; w < nw; w++)
-            for (uint64_t m = n->amask[w]; m; m &= m - 1) {
-                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
-                mpp_router *rt = &n->rt[r];
-                router_visit(n, rt, r);
-                if (!rt->flits) {
-                    rt->pos = MPP_NONE;
-                    n->amask[w] &= ~(1ULL << (r & 63));
-                    n->nactive--;
+        /* chunk by chunk of routers: the chunk's deliveries, then its
+         * active routers in ascending ids. A chunk's records are then in
+         * cache when its routers are visited, and neighbours' records are
+         * near in memory. Nothing a visit does changes a delivery of this
+         * cycle (every latency is at least 1), so this is the same as
+         * delivering everything first. */
+        mpp_slot *row = &n->wheel[(size_t)(n->cycle & (n->W - 1)) * n->NQ];
+        uint32_t nw = (n->topo->routers + 63) / 64, wpc = 1u << (n->csh - 6);
+        for (uint32_t ch = 0; ch < n->nchunks; ch++) {
+            mpp_slot *s = &row[ch];
+            if (s->nc)
+                deliver_credits(n, s);
+            if (s->nf)
+                deliver_flits(n, s);
+            uint32_t w1 = (ch + 1) * wpc < nw ? (ch + 1) * wpc : nw;
+            if (n->pf)
+                chunk_prefetch(n, ch * wpc, w1);
+            for (uint32_t w = ch * wpc; w < w1; w++)
+                for (uint64_t m = n->amask[w]; m; m &= m - 1) {
+                    uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+                    mpp_router *rt = &n->rt[r];
+                    router_visit(n, rt, r);
+                    if (!rt->flits) {
+                        rt->pos = MPP_NONE;
+                        n->amask[w] &= ~(1ULL << (r & 63));
+                        n->nactive--;
+                    }
                 }
-            }
+        }
         if (n->flit_hops != hops)
             n->last_progress = n->cycle;
         return;
@@ -1157,7 +1342,7 @@ void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t
 
 bool mpp_net_settled(const mpp_net *n)
 {
-    for (uint32_t s = 0; s < n->W; s++)
+    for (size_t s = 0; s < (size_t)n->W * n->NQ; s++)
         if (n->wheel[s].nc || n->wheel[s].nf)
             return false;
     return true;
@@ -1185,7 +1370,7 @@ bool mpp_net_check(const mpp_net *n)
         for (uint32_t v = 0; v < V; v++)
             acc[(size_t)e * V + v] = mpp_port_ovc(n, mpp_net_port(n, e), v)->credits;
     uint64_t inflight = 0, buffered = 0;
-    for (uint32_t s = 0; s < n->W; s++) {
+    for (size_t s = 0; s < (size_t)n->W * n->NQ; s++) {
         const mpp_slot *sl = &n->wheel[s];
         for (uint32_t k = 0; k < sl->nc; k++)
             acc[(size_t)(sl->c[k] >> 6) * V + (sl->c[k] & 63)]++;

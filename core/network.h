@@ -111,19 +111,20 @@ typedef struct mpp_port {
     uint16_t sa_in;          /* input-port VC pointer */
     uint16_t sa_out;         /* output-port input pointer */
     uint16_t acc;            /* iSLIP accept pointer */
-    uint32_t pad;
+    uint16_t dchunk;         /* wheel column of events to dst (set_chunks) */
+    uint16_t schunk;         /* wheel column of credits to src */
 } mpp_port;                  /* 64 bytes: one cache line */
 
 /* A router: which of its inputs hold, can send, or wait (bit i: local
- * input port i), its flits and its routing stream. */
+ * input port i) and its flits. One 64-byte line (the array is line-aligned):
+ * a router's visit reads one line of it. */
 typedef struct mpp_router {
     uint64_t full, ready, wait;
     uint32_t flits;          /* flits buffered */
     uint32_t base, np;       /* first global port, ports */
     uint32_t pos;            /* position in the active list, or MPP_NONE */
     uint32_t rot;            /* rotating first input for allocation */
-    uint32_t pad;
-    mpp_rng rng;             /* routing stream */
+    uint32_t pad[5];
 } mpp_router;
 
 /* A node injection link. */
@@ -142,8 +143,9 @@ typedef struct mpp_flit_ev {
     uint32_t flit;
 } mpp_flit_ev;
 
-/* One slot of a timing wheel: the flits and credits due in one cycle
- * (credits: output endpoint << 6 | VC). Grown on demand. */
+/* One slot of a timing wheel: the flits and credits due in one cycle to
+ * one chunk of routers or to the node side (credits: output endpoint << 6
+ * | VC). Grown on demand. */
 typedef struct mpp_slot {
     mpp_flit_ev *f;
     uint32_t *c;
@@ -170,6 +172,7 @@ typedef struct mpp_net {
     size_t arena_len;
     size_t stride;
     uint32_t ovc_off, buf_off;    /* byte offsets of the ovc and buffer arrays in a record */
+    bool pf;                      /* the records are larger than the cache: fetch ahead */
     bool nic_model;               /* ejection limited by receive-FIFO credits */
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
                                      FIFO is shared by a node's links in equal parts */
@@ -183,7 +186,9 @@ typedef struct mpp_net {
                                      (sink) VCs, from its head's VC allocation to its tail */
 
     /* routers */
-    mpp_router *rt;               /* [routers] */
+    mpp_router *rt;               /* [routers], line-aligned */
+    mpp_rng *rrng;                /* [routers] routing streams (used at route computation only,
+                                     so kept out of the router's line) */
     uint32_t *active;             /* dense list of routers with flits, in the order they
                                      became active (the visiting order) */
     uint32_t nactive;             /* routers with flits */
@@ -208,8 +213,10 @@ typedef struct mpp_net {
 
     /* timing wheel */
     uint32_t W;                   /* power of two > max latency */
-    mpp_slot *wheel;              /* [W] */
-    /* send cursors of the current cycle (set_cursors) */
+    uint32_t csh, nchunks, NQ;    /* routers r >> csh form a chunk; NQ = nchunks + 1 */
+    mpp_slot *wheel;              /* [W rows x NQ]: per cycle a slot per chunk of routers
+                                     (only chunk 0 unless ordered), then the node side */
+    /* send cursors of the current cycle (set_cursors): the rows written */
     mpp_slot *ev_router, *ev_node, *ev_credit;
 
     /* statistics hooks */
@@ -278,7 +285,7 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err);
  * ejection (ej_one), no shuffled order, and no node layer that reads the
  * arrivals of one cycle in order — and ascending order keeps neighbouring
  * routers' records near in memory (docs/performance.md). */
-static inline void mpp_net_order(mpp_net *n) { n->ordered = true; }
+void mpp_net_order(mpp_net *n);
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */
 void mpp_net_deliver(mpp_net *n);
