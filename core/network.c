@@ -215,12 +215,14 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         fifo_flits = (uint32_t)((per ? per : 1) * packet_flits);
         n->fifo_flits = fifo_flits;
     }
-    /* one record per endpoint: header, V input VCs, V output VCs, V x B
-     * buffer words, rounded up to whole 64-byte lines (the arena is
-     * line-aligned, so a record's header is one line) */
-    n->ovc_off = (uint32_t)(sizeof(mpp_port) + ((V * sizeof(mpp_ivc) + 7) & ~(size_t)7));
-    n->buf_off = n->ovc_off + V * (uint32_t)sizeof(mpp_ovc);
-    n->stride = ((size_t)n->buf_off + (size_t)V * B * sizeof(uint32_t) + 63) & ~(size_t)63;
+    /* one record per endpoint: the header, V output VCs, then for each
+     * input VC a block of its state and its B buffer words, rounded up to
+     * whole 64-byte lines (the arena is line-aligned, so the header is one
+     * line, and a flit landing in a VC touches the header and its block) */
+    n->ovc_off = (uint32_t)sizeof(mpp_port);
+    n->ivc_off = (n->ovc_off + V * (uint32_t)sizeof(mpp_ovc) + 15) & ~15u;
+    n->vcb = ((uint32_t)sizeof(mpp_ivc) + B * (uint32_t)sizeof(uint32_t) + 15) & ~15u;
+    n->stride = ((size_t)n->ivc_off + (size_t)V * n->vcb + 63) & ~(size_t)63;
     if ((double)n->stride * NE > 64e9)
         return mpp_err_set(err, MPP_EINVAL,
                            "network: %u endpoints of %zu bytes is above the limit of 64 GB",
@@ -274,7 +276,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         mpp_port *p = mpp_net_port(n, e);
         p->dst = p->src = p->router = MPP_NONE;
         for (uint32_t v = 0; v < V; v++) {
-            mpp_ivc *c = mpp_port_ivc(p, v);
+            mpp_ivc *c = mpp_port_ivc(n, p, v);
             c->out = MPP_NONE;
             c->ovc = MPP_VC_NONE;
             mpp_ovc *o = mpp_port_ovc(n, p, v);
@@ -380,15 +382,15 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err)
 #define HOT                                                                                        \
     char *const A_ = n->arena;                                                                     \
     const size_t S_ = n->stride;                                                                   \
-    const uint32_t OO_ = n->ovc_off, BO_ = n->buf_off, B_ = n->B;                                  \
+    const uint32_t IO_ = n->ivc_off, VB_ = n->vcb;                                                 \
     (void)A_;                                                                                      \
     (void)S_;                                                                                      \
-    (void)OO_;                                                                                     \
-    (void)BO_;                                                                                     \
-    (void)B_
+    (void)IO_;                                                                                     \
+    (void)VB_
 #define PORT(e) ((mpp_port *)(void *)(A_ + (size_t)(e) * S_))
-#define OVC(p, v) ((mpp_ovc *)(void *)((char *)(p) + OO_) + (v))
-#define BUF(p, v) ((uint32_t *)(void *)((char *)(p) + BO_) + (size_t)(v) * B_)
+#define OVC(p, v) ((mpp_ovc *)(void *)((mpp_port *)(p) + 1) + (v))
+#define IVC(p, v) ((mpp_ivc *)(void *)((char *)(p) + IO_ + (size_t)(v) * VB_))
+#define BUF(p, v) ((uint32_t *)(void *)(IVC(p, v) + 1))
 
 static void grow_slot_f(mpp_net *n, mpp_slot *s)
 {
@@ -488,7 +490,7 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
         if (o->credits++ == 0 && o->holder < MPP_HOLD_LINK) {
             mpp_port *q = (mpp_port *)(void *)(A + (size_t)(o->holder >> 6) * S);
             uint32_t w = o->holder & 63;
-            if (mpp_port_ivc(q, w)->count) {
+            if (mpp_port_ivc(n, q, w)->count) {
                 q->ready |= 1ULL << w;
                 RT[q->router].ready |= 1ULL << q->local;
             }
@@ -503,7 +505,7 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
     const size_t S = n->stride;
-    const uint32_t OO = n->ovc_off, BO = n->buf_off;
+    const uint32_t OO = n->ovc_off, IO = n->ivc_off, VB = n->vcb;
     mpp_router *const RT = n->rt;
     uint32_t kp = n->pf ? s->nf : 0;
     for (uint32_t i = 0, k = s->nf; i < k; i++) {
@@ -527,11 +529,11 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
         }
         uint32_t in = s->f[i].to >> 6, vc = s->f[i].to & 63;
         mpp_port *p = (mpp_port *)(void *)(A + (size_t)in * S);
-        mpp_ivc *c = mpp_port_ivc(p, vc);
+        mpp_ivc *c = (mpp_ivc *)(void *)((char *)p + IO + (size_t)vc * VB);
         uint32_t pos = c->head + c->count;
         if (pos >= B)
             pos -= B;
-        ((uint32_t *)(void *)((char *)p + BO))[vc * B + pos] = s->f[i].flit;
+        ((uint32_t *)(void *)(c + 1))[pos] = s->f[i].flit;
         uint32_t cnt = ++c->count;
         if (cnt > peak)
             peak = cnt;
@@ -630,7 +632,7 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
 {
     HOT;
     uint32_t ip = p->local;
-    mpp_ivc *c = mpp_port_ivc(p, v);
+    mpp_ivc *c = IVC(p, v);
     uint32_t flit = BUF(p, v)[c->head];
     mpp_packet *pk = &n->pkt[flit >> 2];
     if (c->out == MPP_NONE)
@@ -687,7 +689,7 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
 {
     HOT;
     uint32_t B = n->B;
-    mpp_ivc *c = mpp_port_ivc(p, v);
+    mpp_ivc *c = IVC(p, v);
     uint32_t h = c->head;
     uint32_t flit = BUF(p, v)[h];
     c->head = (uint16_t)(h + 1 == B ? 0 : h + 1);
@@ -752,7 +754,7 @@ static uint64_t fifo_filter(const mpp_net *n, mpp_port *p, uint64_t e)
     HOT;
     for (uint64_t m = e; m; m &= m - 1) {
         uint32_t v = (uint32_t)__builtin_ctzll(m);
-        const mpp_ivc *c = mpp_port_ivc(p, v);
+        const mpp_ivc *c = IVC(p, v);
         const mpp_port *op = PORT(c->out);
         if (!op->sink)
             continue;
@@ -819,7 +821,7 @@ static uint64_t collect(mpp_net *n, mpp_router *rt, uint32_t r)
 static inline uint64_t front_age(const mpp_net *n, mpp_port *p, uint32_t v)
 {
     HOT;
-    return n->pkt[BUF(p, v)[mpp_port_ivc(p, v)->head] >> 2].injected;
+    return n->pkt[BUF(p, v)[IVC(p, v)->head] >> 2].injected;
 }
 
 /* collect() for the age allocator: the waiting input VCs of router r are
@@ -910,7 +912,7 @@ static void router_age(mpp_net *n, mpp_router *rt, uint32_t r)
         }
         reqv[i] = v;
         age[i] = best;
-        uint32_t o = mpp_port_ivc(p, v)->lout;
+        uint32_t o = IVC(p, v)->lout;
         if (!(outs & (1ULL << o)))
             omask[o] = 0;
         outs |= 1ULL << o;
@@ -932,7 +934,7 @@ static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
         mpp_port *p = PORT(base + i);
         uint32_t v = rr_pick(n->s_elig[i], p->sa_in);
         reqv[i] = v;
-        uint32_t o = mpp_port_ivc(p, v)->lout;
+        uint32_t o = IVC(p, v)->lout;
         if (!(outs & (1ULL << o)))
             omask[o] = 0;
         outs |= 1ULL << o;
@@ -973,7 +975,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         elig[i] = e;
         uint64_t rq = 0;
         for (uint64_t vm = e; vm; vm &= vm - 1)
-            rq |= 1ULL << mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm))->lout;
+            rq |= 1ULL << IVC(p, (uint32_t)__builtin_ctzll(vm))->lout;
         clash |= (outs & rq) | (rq & (rq - 1));
         outs |= rq;
         req[i] = (uint32_t)__builtin_ctzll(rq);
@@ -997,7 +999,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         mpp_port *p = PORT(base + i);
         grant[i] = 0;
         for (uint64_t vm = elig[i]; vm; vm &= vm - 1) {
-            uint32_t o = mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm))->lout;
+            uint32_t o = IVC(p, (uint32_t)__builtin_ctzll(vm))->lout;
             uint64_t ob = 1ULL << o;
             if (!(outs & ob))
                 omask[o] = 0;
@@ -1023,7 +1025,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         uint64_t vm = 0;
         for (uint64_t e = elig[i]; e; e &= e - 1) {
             uint32_t v = (uint32_t)__builtin_ctzll(e);
-            if (mpp_port_ivc(p, v)->lout == o)
+            if (IVC(p, v)->lout == o)
                 vm |= 1ULL << v;
         }
         uint32_t v = rr_pick(vm, p->sa_in);
@@ -1056,7 +1058,7 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
                     mpp_port *p = PORT(g);
                     for (uint64_t vm = p->wait; vm; vm &= vm - 1) {
                         uint32_t v = (uint32_t)__builtin_ctzll(vm);
-                        mpp_ivc *c = mpp_port_ivc(p, v);
+                        mpp_ivc *c = IVC(p, v);
                         if (c->out == MPP_NONE) {
                             if (!route)
                                 continue;
@@ -1069,7 +1071,7 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
             for (uint64_t im = rt->ready; im; im &= im - 1) {
                 mpp_port *p = PORT(base + (uint32_t)__builtin_ctzll(im));
                 for (uint64_t vm = p->ready; vm; vm &= vm - 1) {
-                    mpp_ivc *c = mpp_port_ivc(p, (uint32_t)__builtin_ctzll(vm));
+                    mpp_ivc *c = IVC(p, (uint32_t)__builtin_ctzll(vm));
                     __builtin_prefetch(PORT(c->out), 1);
                     __builtin_prefetch(OVC(PORT(c->out), 0), 1);
                 }
@@ -1386,7 +1388,7 @@ bool mpp_net_check(const mpp_net *n)
         mpp_port *p = mpp_net_port(n, g);
         uint64_t full = 0, ready = 0, wait = 0;
         for (uint32_t v = 0; v < V; v++) {
-            const mpp_ivc *c = mpp_port_ivc(p, v);
+            const mpp_ivc *c = mpp_port_ivc(n, p, v);
             buffered += c->count;
             if (c->count > B)
                 ok = false;
@@ -1454,7 +1456,7 @@ bool mpp_net_check(const mpp_net *n)
         uint32_t f = 0;
         for (uint32_t i = 0; i < rt->np; i++)
             for (uint32_t v = 0; v < V; v++)
-                f += mpp_port_ivc(mpp_net_port(n, rt->base + i), v)->count;
+                f += mpp_port_ivc(n, mpp_net_port(n, rt->base + i), v)->count;
         if (f != rt->flits || (rt->flits > 0) != (rt->pos != MPP_NONE))
             ok = false;
     }
@@ -1476,7 +1478,7 @@ void mpp_net_report(const mpp_net *n, mpp_sb *sb, uint32_t max_lines)
     for (uint32_t g = 0; g < n->P; g++)
         for (uint32_t v = 0; v < V; v++) {
             mpp_port *p = mpp_net_port(n, g);
-            const mpp_ivc *c = mpp_port_ivc(p, v);
+            const mpp_ivc *c = mpp_port_ivc(n, p, v);
             if (!c->count)
                 continue;
             held++;

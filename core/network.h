@@ -171,7 +171,9 @@ typedef struct mpp_net {
     void *arena_base;             /* the mapping holding arena (NULL: from calloc) */
     size_t arena_len;
     size_t stride;
-    uint32_t ovc_off, buf_off;    /* byte offsets of the ovc and buffer arrays in a record */
+    uint32_t ovc_off;             /* byte offset of the output VCs in a record (the header) */
+    uint32_t ivc_off, vcb;        /* byte offset of the input VCs' blocks, bytes per block
+                                     (an mpp_ivc, then its B buffer words) */
     bool pf;                      /* the records are larger than the cache: fetch ahead */
     bool nic_model;               /* ejection limited by receive-FIFO credits */
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
@@ -235,14 +237,17 @@ static inline mpp_port *mpp_net_port(const mpp_net *n, uint32_t e)
 {
     return (mpp_port *)(void *)(n->arena + (size_t)e * n->stride);
 }
-static inline mpp_ivc *mpp_port_ivc(mpp_port *p, uint32_t v) { return (mpp_ivc *)(void *)(p + 1) + v; }
+static inline mpp_ivc *mpp_port_ivc(const mpp_net *n, mpp_port *p, uint32_t v)
+{
+    return (mpp_ivc *)(void *)((char *)p + n->ivc_off + (size_t)v * n->vcb);
+}
 static inline mpp_ovc *mpp_port_ovc(const mpp_net *n, mpp_port *p, uint32_t v)
 {
     return (mpp_ovc *)(void *)((char *)p + n->ovc_off) + v;
 }
 static inline uint32_t *mpp_port_buf(const mpp_net *n, mpp_port *p, uint32_t v)
 {
-    return (uint32_t *)(void *)((char *)p + n->buf_off) + (size_t)v * n->B;
+    return (uint32_t *)(void *)(mpp_port_ivc(n, p, v) + 1);
 }
 /* Output endpoint o's channel: the input endpoint it drives, or MPP_NONE. */
 static inline uint32_t mpp_net_dst(const mpp_net *n, uint32_t o) { return mpp_net_port(n, o)->dst; }

@@ -151,7 +151,7 @@ quick path_long 'too long' run exp.yaml -q -o "$long"
 
 # --- the network's records ---------------------------------------------------------------
 # 64 VCs x 65535 flits on 12288 endpoints: refused before anything is allocated
-quick net_records "endpoints of 16778560 bytes is above the limit of 64 GB" \
+quick net_records "endpoints of 16778816 bytes is above the limit of 64 GB" \
     sim --topology hypercube:10 --vcs 64 --buffer-flits 65535 --rate 0.1 -q
 
 # --- the command line -----------------------------------------------------------------------
