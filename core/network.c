@@ -539,33 +539,34 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
             peak = cnt;
         uint32_t r = p->router;
         mpp_router *rt = &RT[r];
-        if (cnt == 1) {
-            /* the VC was empty: its front flit waits for allocation, or
-             * (a packet's later flit) may leave if it has a credit */
-            uint64_t ib = 1ULL << p->local;
-            p->full |= 1ULL << vc;
-            rt->full |= ib;
-            if (c->ovc == MPP_VC_NONE) {
-                p->wait |= 1ULL << vc;
-                rt->wait |= ib;
-            } else {
-                mpp_port *op = (mpp_port *)(void *)(A + (size_t)c->out * S);
-                if (op->sink || ((mpp_ovc *)(void *)((char *)op + OO))[c->ovc].credits) {
-                    p->ready |= 1ULL << vc;
-                    rt->ready |= ib;
-                }
-            }
-        }
+        /* The masks, without branches (a branch on the VC's state here is
+         * mispredicted about one time in four): the VC holds flits; its
+         * front flit waits for allocation (no output VC), or may leave
+         * (an output VC and a sink or a credit). For a VC that held flits
+         * already each of these is what its mask says (invariant 6), so
+         * setting them again changes nothing. */
+        uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
+        uint32_t some = c->ovc != MPP_VC_NONE, sm = -some; /* (masks: all ones or 0) */
+        const mpp_port *op = (const mpp_port *)(const void *)(A + (size_t)(c->out & sm) * S);
+        const mpp_ovc *ov =
+            (const mpp_ovc *)(const void *)((const char *)op + OO) + (c->ovc & sm);
+        uint64_t wm = -(uint64_t)(some ^ 1u);
+        uint64_t gm = -(uint64_t)(some & ((op->sink != 0) | (ov->credits != 0)));
+        p->full |= vb;
+        p->wait |= vb & wm;
+        p->ready |= vb & gm;
+        rt->full |= ib;
+        rt->wait |= ib & wm;
+        rt->ready |= ib & gm;
         rt->flits++;
-        if (rt->pos == MPP_NONE) {
-            if (n->ordered) {
-                rt->pos = 0;
-                n->amask[r >> 6] |= 1ULL << (r & 63);
-                n->nactive++;
-            } else {
-                rt->pos = n->nactive;
-                n->active[n->nactive++] = r;
-            }
+        if (n->ordered) {
+            uint64_t *aw = &n->amask[r >> 6], rb = 1ULL << (r & 63);
+            n->nactive += !(*aw & rb);
+            *aw |= rb;
+            rt->pos = 0;
+        } else if (rt->pos == MPP_NONE) {
+            rt->pos = n->nactive;
+            n->active[n->nactive++] = r;
         }
     }
     s->nf = 0;
@@ -625,6 +626,7 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
     c->lo = (uint16_t)(cls * n->vcs_per_class);
     c->hi = (uint16_t)(c->lo + n->vcs_per_class);
     pk->route.route_class = (uint8_t)ro.route_class;
+    pk->hops++; /* routed once at every router it crosses (it starts at -1) */
 }
 
 static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
@@ -692,57 +694,50 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
     mpp_ivc *c = IVC(p, v);
     uint32_t h = c->head;
     uint32_t flit = BUF(p, v)[h];
-    c->head = (uint16_t)(h + 1 == B ? 0 : h + 1);
+    uint32_t nh = h + 1;
+    c->head = (uint16_t)(nh & -(uint32_t)(nh != B));
+    /* The masks are updated without branches (branches on the flit's
+     * kind and the VC's state here are mispredicted often). */
     uint64_t bit = 1ULL << v, ib = 1ULL << p->local;
-    if (--c->count == 0) {
-        p->full &= ~bit;
-        if (!p->full)
-            rt->full &= ~ib;
-    }
+    uint32_t cnt = --c->count;
+    p->full &= ~(bit & -(uint64_t)(cnt == 0));
+    rt->full &= ~(ib & -(uint64_t)(p->full == 0));
     rt->flits--;
     send_credit(n, p, v);
     mpp_port *op = PORT(c->out);
-    mpp_ovc *o = OVC(op, c->ovc);
     uint32_t ovc = c->ovc;
-    bool more = c->count != 0;
-    if (!op->sink) {
-        if (--o->credits == 0)
-            more = false;
-    } else if (n->nic_model && (flit & MPP_FLIT_HEAD)) {
+    mpp_ovc *o = OVC(op, ovc);
+    bool sink = op->sink != 0;
+    o->credits -= !sink; /* a sink has no credits to spend */
+    if (__builtin_expect(n->nic_model, 0) && sink && (flit & MPP_FLIT_HEAD)) {
         mpp_packet *pk = &n->pkt[flit >> 2];
         pk->eject_link = op->dst - n->P;
         n->ej_credits[(size_t)pk->eject_link * n->message_classes + pk->mclass] -= pk->flits;
     }
-    if ((flit & MPP_FLIT_HEAD) && op->dst < n->P)
-        n->pkt[flit >> 2].hops++;
     send_flit(n, op, ovc, flit);
-    if (flit & MPP_FLIT_TAIL) {
-        o->holder = MPP_NONE;
-        c->out = MPP_NONE;
-        c->ovc = MPP_VC_NONE;
-        if (n->ej_one && op->sink)
-            n->ej_busy[op->sink_node] = 0;
-        more = false;
-        if (c->count) {
-            /* the next packet's head is at the front */
-            p->wait |= bit;
-            rt->wait |= ib;
-        }
-    }
-    if (!more) {
-        p->ready &= ~bit;
-        if (!p->ready)
-            rt->ready &= ~ib;
-    }
+    /* a tail frees the output VC; the next packet's head, if any, is then
+     * at the front and waits for allocation */
+    uint32_t tail = (flit & MPP_FLIT_TAIL) != 0, tm = -tail;
+    o->holder |= tm; /* MPP_NONE: all ones */
+    c->out |= tm;
+    c->ovc |= (uint16_t)(MPP_VC_NONE & tm);
+    if (__builtin_expect(n->ej_one, 0) && tail && sink)
+        n->ej_busy[op->sink_node] = 0;
+    uint64_t next = -(uint64_t)(tail & (cnt != 0));
+    p->wait |= bit & next;
+    rt->wait |= ib & next;
+    /* the VC may send again next cycle: flits left of this packet and a
+     * credit (or a sink) */
+    uint32_t more = (cnt != 0) & (tail ^ 1u) & (sink | (o->credits != 0));
+    p->ready &= ~(bit & -(uint64_t)(more ^ 1u));
+    rt->ready &= ~(ib & -(uint64_t)(p->ready == 0));
 }
 
 static inline uint32_t rr_pick(uint64_t mask, uint32_t start)
 {
     /* first set bit at or after start, wrapping */
     uint64_t hi = start < 64 ? mask & (~0ULL << start) : 0;
-    if (hi)
-        return (uint32_t)__builtin_ctzll(hi);
-    return (uint32_t)__builtin_ctzll(mask);
+    return (uint32_t)__builtin_ctzll(hi | (mask & -(uint64_t)(hi == 0)));
 }
 
 /* nic: model — a ready VC bound for a sink whose front flit is a head may
@@ -775,19 +770,24 @@ static uint64_t fifo_filter(const mpp_net *n, mpp_port *p, uint64_t e)
 static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     HOT;
-    uint32_t rot = rt->rot, np = rt->np, base = rt->base;
-    rt->rot = rot + 1 >= np ? 0 : rot + 1;
+    uint32_t rot = rt->rot, np = rt->np, base = rt->base, nr = rot + 1;
+    rt->rot = nr & -(uint32_t)(nr < np);
     uint64_t wm = rt->wait;
     if (!wm)
         return;
-    uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
-    for (int h = 0; h < 2; h++)
-        for (uint64_t m = order[h]; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-            mpp_port *p = PORT(g);
-            for (uint64_t vm = p->wait; vm; vm &= vm - 1)
-                route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
-        }
+    /* inputs rot.. first, then 0..rot-1 */
+    for (uint64_t m = wm & (~0ULL << rot); m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
+        mpp_port *p = PORT(g);
+        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
+            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
+    }
+    for (uint64_t m = wm & ((1ULL << rot) - 1); m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
+        mpp_port *p = PORT(g);
+        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
+            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
+    }
 }
 
 /* The eligible VCs of router rt's inputs after allocation (s_elig): the
@@ -1001,23 +1001,22 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         for (uint64_t vm = elig[i]; vm; vm &= vm - 1) {
             uint32_t o = IVC(p, (uint32_t)__builtin_ctzll(vm))->lout;
             uint64_t ob = 1ULL << o;
-            if (!(outs & ob))
-                omask[o] = 0;
+            /* (the first request of o resets its mask) */
+            omask[o] = (omask[o] & -(uint64_t)((outs & ob) != 0)) | 1ULL << i;
             outs |= ob;
-            omask[o] |= 1ULL << i;
         }
     }
     /* grant */
+    uint64_t granted = 0;
     for (uint64_t m = outs; m; m &= m - 1) {
         uint32_t o = (uint32_t)__builtin_ctzll(m);
         uint32_t i = rr_pick(omask[o], PORT(base + o)->sa_out);
         grant[i] |= 1ULL << o;
+        granted |= 1ULL << i;
     }
     /* accept */
-    for (uint64_t m = ins; m; m &= m - 1) {
+    for (uint64_t m = granted; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
-        if (!grant[i])
-            continue;
         mpp_port *p = PORT(base + i);
         uint32_t o = rr_pick(grant[i], p->acc);
         p->acc = (uint16_t)(o + 1 >= np ? 0 : o + 1);
@@ -1120,11 +1119,11 @@ void mpp_net_routers(mpp_net *n)
                     uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
                     mpp_router *rt = &n->rt[r];
                     router_visit(n, rt, r);
-                    if (!rt->flits) {
-                        rt->pos = MPP_NONE;
-                        n->amask[w] &= ~(1ULL << (r & 63));
-                        n->nactive--;
-                    }
+                    /* an emptied router leaves (without a branch) */
+                    uint32_t gone = rt->flits == 0;
+                    rt->pos |= -gone; /* 0 (ordered) or MPP_NONE */
+                    n->amask[w] &= ~((uint64_t)gone << (r & 63));
+                    n->nactive -= gone;
                 }
         }
         if (n->flit_hops != hops)
@@ -1226,7 +1225,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         p->src = node;
         p->dst = e->dst;
         p->flits = e->flits;
-        p->hops = 0;
+        p->hops = UINT32_MAX; /* route_vc counts the routers; hops are one fewer */
         p->created = e->created;
         p->injected = MPP_NONE;
         p->tag = e->tag;
