@@ -763,31 +763,47 @@ static uint64_t fifo_filter(const mpp_net *n, mpp_port *p, uint64_t e)
     return e;
 }
 
-/* Route and VC allocation for router r's waiting input VCs, visiting the
- * inputs from a rotating start (the visiting order decides VC-allocation
- * conflicts between inputs, so no input has a fixed priority), VCs in
- * ascending order. The start moves on every cycle the router is visited. */
-static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+/* A router's waiting inputs in this cycle's allocation order: those from
+ * its rotating start on, then those below it (the order decides
+ * VC-allocation conflicts between inputs, so no input has a fixed
+ * priority). */
+static inline void va_order(const mpp_router *rt, uint64_t order[2])
+{
+    uint64_t wm = rt->wait;
+    order[0] = wm & (~0ULL << rt->rot);
+    order[1] = wm & ((1ULL << rt->rot) - 1);
+}
+
+/* The rotating start moves on every cycle the router is visited. */
+static inline void rot_advance(mpp_router *rt)
+{
+    uint32_t nr = rt->rot + 1;
+    rt->rot = nr & -(uint32_t)(nr < rt->np);
+}
+
+/* Route and VC allocation for the waiting VCs (ascending) of router r's
+ * inputs in mask m (ascending). */
+static inline void va_inputs(mpp_net *n, mpp_router *rt, uint32_t r, uint64_t m)
 {
     HOT;
-    uint32_t rot = rt->rot, np = rt->np, base = rt->base, nr = rot + 1;
-    rt->rot = nr & -(uint32_t)(nr < np);
-    uint64_t wm = rt->wait;
-    if (!wm)
+    for (; m; m &= m - 1) {
+        uint32_t g = rt->base + (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(g);
+        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
+            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
+    }
+}
+
+/* Route and VC allocation for router r's waiting input VCs, in va_order. */
+static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    uint64_t order[2];
+    va_order(rt, order);
+    rot_advance(rt);
+    if (!(order[0] | order[1]))
         return;
-    /* inputs rot.. first, then 0..rot-1 */
-    for (uint64_t m = wm & (~0ULL << rot); m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-        mpp_port *p = PORT(g);
-        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
-            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
-    }
-    for (uint64_t m = wm & ((1ULL << rot) - 1); m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m), g = base + i;
-        mpp_port *p = PORT(g);
-        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
-            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
-    }
+    va_inputs(n, rt, r, order[0]);
+    va_inputs(n, rt, r, order[1]);
 }
 
 /* The eligible VCs of router rt's inputs after allocation (s_elig): the
@@ -831,12 +847,12 @@ static inline uint64_t front_age(const mpp_net *n, mpp_port *p, uint32_t v)
 static uint64_t collect_age(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     HOT;
-    uint32_t k = 0, rot = rt->rot, np = rt->np, base = rt->base;
+    uint32_t k = 0, base = rt->base;
     uint32_t *ivs = n->s_age_iv;
     uint64_t *key = n->s_age_key;
-    rt->rot = rot + 1 >= np ? 0 : rot + 1;
-    uint64_t wm = rt->wait;
-    uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
+    uint64_t order[2];
+    va_order(rt, order);
+    rot_advance(rt);
     for (int h = 0; h < 2; h++)
         for (uint64_t m = order[h]; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
@@ -1048,9 +1064,9 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
         for (uint64_t m = n->amask[w]; m; m &= m - 1) {
             uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
             mpp_router *rt = &n->rt[r];
-            uint32_t rot = rt->rot, base = rt->base;
-            uint64_t wm = rt->wait;
-            uint64_t order[2] = {wm & (~0ULL << rot), wm & ((1ULL << rot) - 1)};
+            uint32_t base = rt->base;
+            uint64_t order[2];
+            va_order(rt, order);
             for (int h = 0; h < 2; h++)
                 for (uint64_t im = order[h]; im; im &= im - 1) {
                     uint32_t i = (uint32_t)__builtin_ctzll(im), g = base + i;
