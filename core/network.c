@@ -252,7 +252,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         ok &= (n->s_age_key = calloc((size_t)mr * n->V, sizeof *n->s_age_key)) != NULL;
     }
     n->pool_cap = POOL_FIRST;
-    n->pkt = malloc(n->pool_cap * sizeof *n->pkt);
+    n->pkt = aligned_alloc(64, n->pool_cap * sizeof *n->pkt);
     uint32_t far = n->link_lat + n->delay;
     n->W = pow2_above(far > n->credit_lat ? far : n->credit_lat);
     /* one row of NQ slots per cycle: a slot per chunk of routers, then the
@@ -264,6 +264,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     if (!n->nchunks)
         n->nchunks = 1;
     n->NQ = n->nchunks + 1;
+    n->ncur = n->nchunks;
     n->wheel = calloc((size_t)n->W * n->NQ, sizeof *n->wheel);
     ok &= n->arena && n->rt && n->rrng && n->active && n->amask && n->link && n->s_req_vc &&
           n->s_out_mask && n->s_grant && n->s_elig && n->pkt && n->wheel;
@@ -321,21 +322,21 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     return 0;
 }
 
-/* The wheel slot (column of a row) that events to each endpoint go to:
- * the node side (n->nchunks) for node links; for router ports, chunk 0, or
- * (ordered) the chunk of their router. */
+/* The fine chunk of the router that events from each endpoint go to: for
+ * router ports, chunk 0, or (ordered) the fine chunk of their router; 0 for
+ * node links (their events go to the node column: send_flit). */
 static void set_chunks(mpp_net *n)
 {
-    uint32_t P = n->P, C = n->nchunks;
+    uint32_t P = n->P;
     for (uint32_t e = 0; e < n->NE; e++) {
         mpp_port *p = mpp_net_port(n, e);
         uint32_t d = p->dst, s = p->src;
-        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P ? C
-                               : n->ordered               ? n->topo->port_router[d] >> n->csh
-                                                          : 0);
-        p->schunk = (uint16_t)(s == MPP_NONE || s >= P ? C
-                               : n->ordered               ? n->topo->port_router[s] >> n->csh
-                                                          : 0);
+        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P || !n->ordered
+                                   ? 0
+                                   : n->topo->port_router[d] >> n->csh);
+        p->schunk = (uint16_t)(s == MPP_NONE || s >= P || !n->ordered
+                                   ? 0
+                                   : n->topo->port_router[s] >> n->csh);
     }
 }
 
@@ -426,7 +427,7 @@ static void grow_slot_c(mpp_net *n, mpp_slot *s)
 static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit)
 {
     uint32_t in = p->dst;
-    mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + p->dchunk;
+    mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + (p->dchunk >> n->cx);
     if (__builtin_expect(s->nf == s->fcap, 0))
         grow_slot_f(n, s);
     mpp_flit_ev *ev = &s->f[s->nf++];
@@ -440,22 +441,24 @@ static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit
 static inline void send_credit(mpp_net *n, const mpp_port *p, uint32_t vc)
 {
     uint32_t out = p->src;
-    mpp_slot *s = n->ev_credit + p->schunk;
+    mpp_slot *s = (out < n->P ? n->ev_credit : n->ev_cnode) + (p->schunk >> n->cx);
     if (__builtin_expect(s->nc == s->ccap, 0))
         grow_slot_c(n, s);
     s->c[s->nc++] = out << 6 | vc;
 }
 
-/* Point the send cursors at the wheel rows that the sends of this cycle
- * write: flits to routers land after link_lat + delay, flits to nodes after
- * link_lat, credits after credit_lat. */
+/* Point the send cursors at the wheel slots that the sends of this cycle
+ * write: flits to routers land after link_lat + delay (the row's first
+ * chunk), flits to nodes after link_lat (the row's node column), credits
+ * after credit_lat (first chunk, and node column). */
 static void set_cursors(mpp_net *n)
 {
     uint32_t m = n->W - 1;
     size_t q = n->NQ;
     n->ev_router = &n->wheel[((n->cycle + n->link_lat + n->delay) & m) * q];
-    n->ev_node = &n->wheel[((n->cycle + n->link_lat) & m) * q];
+    n->ev_node = &n->wheel[((n->cycle + n->link_lat) & m) * q + n->nchunks];
     n->ev_credit = &n->wheel[((n->cycle + n->credit_lat) & m) * q];
+    n->ev_cnode = n->ev_credit + n->nchunks;
 }
 
 /* --- phase 1: deliveries --------------------------------------------------- */
@@ -522,6 +525,15 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
             const mpp_port *q =
                 (const mpp_port *)(const void *)(A + (size_t)(s->f[i + PF_AHEAD / 2].to >> 6) * S);
             __builtin_prefetch(&RT[q->router], 1);
+            /* the output the VC holds, whose credits decide if it is ready */
+            uint32_t to = s->f[i + PF_AHEAD / 2].to;
+            const mpp_ivc *c = (const mpp_ivc *)(const void *)((const char *)q + IO +
+                                                               (size_t)(to & 63) * VB);
+            if (c->ovc != MPP_VC_NONE) {
+                const char *o = A + (size_t)c->out * S;
+                __builtin_prefetch(o, 0);
+                __builtin_prefetch(o + OO + (size_t)c->ovc * sizeof(mpp_ovc), 0);
+            }
             /* a head's packet: its route state is read when it is routed */
             uint32_t fl = s->f[i + PF_AHEAD / 2].flit;
             if (fl & MPP_FLIT_HEAD)
@@ -1105,6 +1117,72 @@ static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
         router_separable(n, rt, r);
 }
 
+/* Ordered visiting sizes its chunks to the traffic. A chunk's deliveries
+ * are fetched ahead only when its slot holds more than a few events, and
+ * its records stay in cache from its deliveries to its visits only while
+ * it receives not too many: every RECHUNK_CYCLES cycles, when the events a
+ * chunk received per cycle (in the cycles it was visited) fell outside [RECHUNK_LO, RECHUNK_HI], the chunks
+ * become 2^cx fine chunks (of 2^csh routers) with cx chosen so that a chunk
+ * receives about RECHUNK_AIM (docs/performance.md). The events waiting in
+ * the wheel move to the slots of their new chunks. Within a cycle the order
+ * of deliveries decides nothing (mpp_net_routers), so neither does this. */
+#define RECHUNK_CYCLES 256u
+#define RECHUNK_LO 24u
+#define RECHUNK_HI 384u
+#define RECHUNK_AIM 96u
+
+static uint32_t chunks_at(const mpp_net *n, uint32_t cx)
+{
+    return (uint32_t)(((uint64_t)n->nchunks + (1u << cx) - 1) >> cx);
+}
+
+static void rechunk(mpp_net *n)
+{
+    uint64_t ev = n->cev, per = (uint64_t)RECHUNK_CYCLES;
+    n->cev = 0;
+    n->cwin = 0;
+    if (ev >= RECHUNK_LO * per * n->ncur && ev <= RECHUNK_HI * per * n->ncur)
+        return;
+    /* the fewest chunks that still receive at most about RECHUNK_AIM */
+    uint32_t cx = 0;
+    while (chunks_at(n, cx) > 1 && 3 * ev < 2 * RECHUNK_AIM * per * chunks_at(n, cx))
+        cx++;
+    if (cx == n->cx)
+        return;
+    uint32_t old = n->ncur, nc = chunks_at(n, cx);
+    mpp_slot *tmp = malloc((size_t)old * sizeof *tmp);
+    if (!tmp)
+        return; /* keep the chunks as they are: the size decides only speed */
+    n->cx = cx;
+    n->ncur = nc;
+    for (uint32_t w = 0; w < n->W; w++) {
+        mpp_slot *row = &n->wheel[(size_t)w * n->NQ];
+        memcpy(tmp, row, (size_t)old * sizeof *tmp);
+        memset(row, 0, (size_t)old * sizeof *row);
+        for (uint32_t j = 0; j < old; j++) {
+            for (uint32_t k = 0; k < tmp[j].nf; k++) {
+                mpp_port *p = mpp_net_port(n, tmp[j].f[k].to >> 6);
+                mpp_slot *s = &row[(p->router >> n->csh) >> cx];
+                if (s->nf == s->fcap)
+                    grow_slot_f(n, s);
+                if (s->nf < s->fcap)
+                    s->f[s->nf++] = tmp[j].f[k];
+            }
+            for (uint32_t k = 0; k < tmp[j].nc; k++) {
+                mpp_port *p = mpp_net_port(n, tmp[j].c[k] >> 6);
+                mpp_slot *s = &row[(p->router >> n->csh) >> cx];
+                if (s->nc == s->ccap)
+                    grow_slot_c(n, s);
+                if (s->nc < s->ccap)
+                    s->c[s->nc++] = tmp[j].c[k];
+            }
+            free(tmp[j].f);
+            free(tmp[j].c);
+        }
+    }
+    free(tmp);
+}
+
 void mpp_net_routers(mpp_net *n)
 {
     if (n->shuffle)
@@ -1119,10 +1197,13 @@ void mpp_net_routers(mpp_net *n)
          * near in memory. Nothing a visit does changes a delivery of this
          * cycle (every latency is at least 1), so this is the same as
          * delivering everything first. */
+        if (++n->cwin == RECHUNK_CYCLES && n->nchunks > 1)
+            rechunk(n);
         mpp_slot *row = &n->wheel[(size_t)(n->cycle & (n->W - 1)) * n->NQ];
-        uint32_t nw = (n->topo->routers + 63) / 64, wpc = 1u << (n->csh - 6);
-        for (uint32_t ch = 0; ch < n->nchunks; ch++) {
+        uint32_t nw = (n->topo->routers + 63) / 64, wpc = 1u << (n->csh + n->cx - 6);
+        for (uint32_t ch = 0; ch < n->ncur; ch++) {
             mpp_slot *s = &row[ch];
+            n->cev += s->nc + s->nf;
             if (s->nc)
                 deliver_credits(n, s);
             if (s->nf)
@@ -1180,11 +1261,13 @@ static uint32_t pkt_alloc(mpp_net *n)
             uint64_t cap = (uint64_t)n->pool_cap * 2;
             if (cap > (1u << 30))
                 cap = 1u << 30;
-            mpp_packet *np = cap > n->pool_cap ? realloc(n->pkt, cap * sizeof *np) : NULL;
+            mpp_packet *np = cap > n->pool_cap ? aligned_alloc(64, cap * sizeof *np) : NULL;
             if (!np) {
                 n->oom = true;
                 return MPP_NONE;
             }
+            memcpy(np, n->pkt, (size_t)n->pool_cap * sizeof *np);
+            free(n->pkt);
             n->pkt = np;
             n->pool_cap = (uint32_t)cap;
         }

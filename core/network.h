@@ -35,20 +35,22 @@
 #define MPP_FLIT_HEAD 2u
 #define MPP_FLIT_TAIL 1u
 
-/* A packet in flight (pool entry, 32-bit handle). */
+/* A packet in flight (pool entry, 32-bit handle). Two 64-byte lines (the
+ * pool is line-aligned): the first holds what route computation reads and
+ * writes at every router, so routing a head touches one line of it. */
 typedef struct mpp_packet {
-    uint32_t src, dst;       /* physical nodes */
-    uint32_t flits;
+    _Alignas(64) mpp_route_state route;
     uint32_t hops;           /* inter-router links so far */
-    uint64_t created;
-    uint64_t injected;       /* head entered the injection channel */
-    uint64_t tag;
-    mpp_route_state route;
-    uint32_t next_free;      /* pool free list */
-    uint32_t eject_link;     /* node link it left the network by (nic: model) */
+    uint32_t flits;
     uint8_t mclass;          /* message class */
     uint8_t measured;
     uint16_t pace;           /* 8.8 network cycles per flit at injection; 0: link rate */
+    uint32_t eject_link;     /* node link it left the network by (nic: model) */
+    uint64_t created;
+    uint64_t injected;       /* head entered the injection channel */
+    uint64_t tag;
+    uint32_t src, dst;       /* physical nodes */
+    uint32_t next_free;      /* pool free list */
 } mpp_packet;
 
 /* A packet waiting at its source, not yet in the pool (SPEC 2: source
@@ -111,8 +113,8 @@ typedef struct mpp_port {
     uint16_t sa_in;          /* input-port VC pointer */
     uint16_t sa_out;         /* output-port input pointer */
     uint16_t acc;            /* iSLIP accept pointer */
-    uint16_t dchunk;         /* wheel column of events to dst (set_chunks) */
-    uint16_t schunk;         /* wheel column of credits to src */
+    uint16_t dchunk;         /* fine chunk of dst's router (set_chunks) */
+    uint16_t schunk;         /* fine chunk of src's router (credits) */
 } mpp_port;                  /* 64 bytes: one cache line */
 
 /* A router: which of its inputs hold, can send, or wait (bit i: local
@@ -215,11 +217,17 @@ typedef struct mpp_net {
 
     /* timing wheel */
     uint32_t W;                   /* power of two > max latency */
-    uint32_t csh, nchunks, NQ;    /* routers r >> csh form a chunk; NQ = nchunks + 1 */
+    uint32_t csh, nchunks, NQ;    /* routers r >> csh form a fine chunk; NQ = nchunks + 1 */
+    uint32_t cx, ncur;            /* ordered: the chunks in use are 2^cx fine chunks each
+                                     (ncur of them), sized to the traffic (rechunk) */
+    uint64_t cev;                 /* router-side events delivered since the last sizing */
+    uint32_t cwin;                /* cycles visited since then */
     mpp_slot *wheel;              /* [W rows x NQ]: per cycle a slot per chunk of routers
-                                     (only chunk 0 unless ordered), then the node side */
-    /* send cursors of the current cycle (set_cursors): the rows written */
-    mpp_slot *ev_router, *ev_node, *ev_credit;
+                                     (only chunk 0 unless ordered), then the node side
+                                     (column nchunks) */
+    /* send cursors of the current cycle (set_cursors): the slots written (a row's first chunk,
+       its node column) */
+    mpp_slot *ev_router, *ev_node, *ev_credit, *ev_cnode;
 
     /* statistics hooks */
     uint64_t cycle;
