@@ -412,7 +412,7 @@ static mpp_coll_links *links_new(const mpp_topo *t, int route, uint32_t g)
 /* The router node n's (first) link is attached to. */
 static uint32_t node_router(const mpp_topo *t, uint32_t n)
 {
-    return t->port_router[t->link_port[t->node_link_base[n]]];
+    return t->node_router[n];
 }
 
 /* The global output port of router r toward the mesh's next router on the

@@ -43,7 +43,7 @@ static inline void mpp_route_state_init(mpp_route_state *st, const mpp_topo *t, 
 {
     *st = (mpp_route_state){.src = src, .dst = dst, .nphases = 1};
     st->target[0] = dst;
-    st->dst_router = t->port_router[t->link_port[t->node_link_base[dst]]];
+    st->dst_router = t->node_router[dst];
 }
 
 /* What route returns: a local output port of the current router and the

@@ -33,8 +33,9 @@ int mpp_topo_alloc(mpp_topo *t, uint32_t routers, const uint32_t *radix, uint32_
     t->node_link_base = malloc((nodes + 1) * sizeof *t->node_link_base);
     t->link_port = malloc((links + 1) * sizeof *t->link_port);
     t->link_node = malloc((links + 1) * sizeof *t->link_node);
+    t->node_router = malloc((nodes + 1) * sizeof *t->node_router);
     if (!t->port_base || !t->port_peer || !t->port_router || !t->node_link_base ||
-        !t->link_port || !t->link_node) {
+        !t->link_port || !t->link_node || !t->node_router) {
         mpp_topo_free(t);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building the topology");
     }
@@ -49,6 +50,7 @@ int mpp_topo_alloc(mpp_topo *t, uint32_t routers, const uint32_t *radix, uint32_
     t->port_base[routers] = g;
     uint32_t l = 0;
     for (uint32_t n = 0; n < nodes; n++) {
+        t->node_router[n] = MPP_TOPO_NONE;
         t->node_link_base[n] = l;
         uint32_t k = links_per_node ? links_per_node[n] : 1;
         for (uint32_t i = 0; i < k; i++) {
@@ -73,6 +75,8 @@ void mpp_topo_attach(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p
     uint32_t g = t->port_base[r] + p;
     t->link_port[l] = g;
     t->port_peer[g] = MPP_TOPO_NODE | l;
+    if (k == 0)
+        t->node_router[n] = r;
 }
 
 int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_err *err)
@@ -99,6 +103,7 @@ void mpp_topo_free(mpp_topo *t)
     free(t->node_link_base);
     free(t->link_port);
     free(t->link_node);
+    free(t->node_router);
     free(t->pair_link);
     free(t->plugin_ports);
     const mpp_topo_ops *ops = t->ops;
@@ -125,6 +130,9 @@ bool mpp_topo_check(const mpp_topo *t)
             return false;
     for (uint32_t l = 0; l < t->links; l++)
         if (t->link_port[l] >= t->ports || t->port_peer[t->link_port[l]] != (MPP_TOPO_NODE | l))
+            return false;
+    for (uint32_t n = 0; n < t->nodes; n++)
+        if (t->node_router[n] != t->port_router[t->link_port[t->node_link_base[n]]])
             return false;
     if (t->pair_link)
         for (uint32_t g = 0; g < t->ports; g++) {
@@ -179,7 +187,7 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
         radix[r] = t->port_base[r + 1] - t->port_base[r];
     }
     for (uint32_t n = 0; n < N; n++) {
-        uint32_t r = t->port_router[t->link_port[t->node_link_base[n]]];
+        uint32_t r = t->node_router[n];
         if (node_at[r] != MPP_TOPO_NONE) {
             rc = mpp_err_set(err, MPP_EINVAL,
                              "node.ports: all is refused on this %s: every node has a single "
@@ -246,6 +254,7 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
     free(t->node_link_base);
     free(t->link_port);
     free(t->link_node);
+    free(t->node_router);
     t->ports = nt.ports;
     t->links = nt.links;
     t->max_radix = nt.max_radix;
@@ -255,6 +264,7 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
     t->node_link_base = nt.node_link_base;
     t->link_port = nt.link_port;
     t->link_node = nt.link_node;
+    t->node_router = nt.node_router;
     t->pair_link = nt.pair_link;
     t->plugin_ports = nt.plugin_ports;
     memset(&nt, 0, sizeof nt);

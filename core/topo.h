@@ -76,6 +76,8 @@ typedef struct mpp_topo {
     uint32_t *node_link_base; /* [nodes + 1] */
     uint32_t *link_port;    /* [links] */
     uint32_t *link_node;    /* [links] */
+    uint32_t *node_router;  /* [nodes]: the router of the node's first link (one load
+                               where a packet's destination router is needed) */
     /* set by mpp_topo_all_port only (NULL otherwise): */
     uint32_t *pair_link;    /* [ports]: the node link paired with a router-router
                                port, MPP_TOPO_NONE for the other ports */

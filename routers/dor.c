@@ -8,7 +8,7 @@
 
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
 {
-    return t->port_router[t->link_port[t->node_link_base[n]]];
+    return t->node_router[n];
 }
 
 /* The local port of router r that ejects to node n (r must be n's router). */
