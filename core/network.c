@@ -38,13 +38,14 @@
  *   2. an output VC is busy iff exactly one input VC (or node link) holds
  *      its allocation;
  *   3. flits_injected == flits_ejected + flits in buffers and channels;
- *   4. a router is in the active list iff it buffers flits;
+ *   4. a router is in the active list (ordered: its amask bit is set) iff
+ *      it buffers flits;
  *   5. one-port ejection (ej_one): at most one ejection VC of a node is
  *      busy, and ej_busy says whether one is;
- *   6. the masks: an input VC is `full` iff it holds flits, `wait` iff it
- *      holds flits and no output VC, `ready` iff it holds flits, an output
- *      VC and (unless that output is a sink) a credit; a port's bit in its
- *      router's masks is set iff the port's mask is non-zero.
+ *   6. the masks: an input VC is `wait` iff it holds flits and no output
+ *      VC, `ready` iff it holds flits, an output VC and (unless that output
+ *      is a sink) a credit; a port's bit in its router's masks is set iff
+ *      the port's mask is non-zero.
  *
  * Node ports (docs/model.md): all-port on a direct network redirects, in
  * route_and_allocate, a packet routed to its node's ejection port to the
@@ -433,7 +434,6 @@ static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit
     mpp_flit_ev *ev = &s->f[s->nf++];
     ev->to = in << 6 | vc;
     ev->flit = flit;
-    n->flit_hops++;
     if (n->count_channels)
         p->chan++;
 }
@@ -552,9 +552,9 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
         uint32_t r = p->router;
         mpp_router *rt = &RT[r];
         /* The masks, without branches (a branch on the VC's state here is
-         * mispredicted about one time in four): the VC holds flits; its
-         * front flit waits for allocation (no output VC), or may leave
-         * (an output VC and a sink or a credit). For a VC that held flits
+         * mispredicted about one time in four): the VC's front flit waits
+         * for allocation (no output VC), or may leave (an output VC and a
+         * sink or a credit). For a VC that held flits
          * already each of these is what its mask says (invariant 6), so
          * setting them again changes nothing. */
         uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
@@ -564,18 +564,13 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
             (const mpp_ovc *)(const void *)((const char *)op + OO) + (c->ovc & sm);
         uint64_t wm = -(uint64_t)(some ^ 1u);
         uint64_t gm = -(uint64_t)(some & ((op->sink != 0) | (ov->credits != 0)));
-        p->full |= vb;
         p->wait |= vb & wm;
         p->ready |= vb & gm;
-        rt->full |= ib;
         rt->wait |= ib & wm;
         rt->ready |= ib & gm;
         rt->flits++;
         if (n->ordered) {
-            uint64_t *aw = &n->amask[r >> 6], rb = 1ULL << (r & 63);
-            n->nactive += !(*aw & rb);
-            *aw |= rb;
-            rt->pos = 0;
+            n->amask[r >> 6] |= 1ULL << (r & 63);
         } else if (rt->pos == MPP_NONE) {
             rt->pos = n->nactive;
             n->active[n->nactive++] = r;
@@ -712,8 +707,6 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
      * kind and the VC's state here are mispredicted often). */
     uint64_t bit = 1ULL << v, ib = 1ULL << p->local;
     uint32_t cnt = --c->count;
-    p->full &= ~(bit & -(uint64_t)(cnt == 0));
-    rt->full &= ~(ib & -(uint64_t)(p->full == 0));
     rt->flits--;
     send_credit(n, p, v);
     mpp_port *op = PORT(c->out);
@@ -899,6 +892,7 @@ static void grant_and_send(mpp_net *n, mpp_router *rt, uint64_t outs, const uint
     uint32_t base = rt->base, np = rt->np, V = n->V;
     const uint64_t *omask = n->s_out_mask;
     const uint32_t *reqv = n->s_req_vc;
+    uint32_t sent = 0; /* (counted here, in a register, not per flit in n) */
     for (uint64_t m = outs; m; m &= m - 1) {
         uint32_t o = (uint32_t)__builtin_ctzll(m);
         mpp_port *op = PORT(base + o);
@@ -913,7 +907,9 @@ static void grant_and_send(mpp_net *n, mpp_router *rt, uint64_t outs, const uint
         mpp_port *p = PORT(base + i);
         p->sa_in = (uint16_t)(reqv[i] + 1 >= V ? 0 : reqv[i] + 1);
         traverse(n, rt, p, reqv[i]);
+        sent++;
     }
+    n->flit_hops += sent;
 }
 
 /* Separable allocation, oldest packet first: each input offers its oldest
@@ -1008,6 +1004,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         outs |= rq;
         req[i] = (uint32_t)__builtin_ctzll(rq);
     }
+    uint32_t sent = 0; /* (counted here, in a register, not per flit in n) */
     if (!clash) {
         for (uint64_t m = ins; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m), o = req[i];
@@ -1017,7 +1014,9 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
             uint32_t v = rr_pick(elig[i], p->sa_in);
             p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
             traverse(n, rt, p, v);
+            sent++;
         }
+        n->flit_hops += sent;
         return;
     }
     /* request */
@@ -1058,7 +1057,9 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         uint32_t v = rr_pick(vm, p->sa_in);
         p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
         traverse(n, rt, p, v);
+        sent++;
     }
+    n->flit_hops += sent;
 }
 
 /* A large network (n->pf), before the visits of a chunk of routers: route
@@ -1217,10 +1218,7 @@ void mpp_net_routers(mpp_net *n)
                     mpp_router *rt = &n->rt[r];
                     router_visit(n, rt, r);
                     /* an emptied router leaves (without a branch) */
-                    uint32_t gone = rt->flits == 0;
-                    rt->pos |= -gone; /* 0 (ordered) or MPP_NONE */
-                    n->amask[w] &= ~((uint64_t)gone << (r & 63));
-                    n->nactive -= gone;
+                    n->amask[w] &= ~((uint64_t)(rt->flits == 0) << (r & 63));
                 }
         }
         if (n->flit_hops != hops)
@@ -1366,6 +1364,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         flit |= MPP_FLIT_TAIL;
     o->credits--;
     n->flits_injected++;
+    n->flit_hops++;
     n->last_progress = n->cycle;
     send_flit(n, lp, v, flit);
     if (flit & MPP_FLIT_TAIL) {
@@ -1396,7 +1395,7 @@ void mpp_net_pkt_free(mpp_net *n, uint32_t h)
 
 bool mpp_net_idle(const mpp_net *n)
 {
-    if (n->nactive || mpp_net_flits_in_flight(n) || !mpp_net_settled(n))
+    if (mpp_net_flits_in_flight(n) || !mpp_net_settled(n))
         return false;
     for (uint32_t l = 0; l < n->L; l++)
         if (n->link[l].pkt != MPP_NONE)
@@ -1408,8 +1407,8 @@ void mpp_net_routers_blocked(mpp_net *n, uint64_t k)
 {
     for (uint32_t r = 0; r < n->topo->routers; r++) {
         mpp_router *rt = &n->rt[r];
-        if (rt->pos == MPP_NONE)
-            continue;
+        if (!rt->flits)
+            continue; /* not active */
         rt->rot = (uint32_t)((rt->rot + k % rt->np) % rt->np);
     }
 }
@@ -1484,7 +1483,7 @@ bool mpp_net_check(const mpp_net *n)
     }
     for (uint32_t g = 0; g < n->P; g++) {
         mpp_port *p = mpp_net_port(n, g);
-        uint64_t full = 0, ready = 0, wait = 0;
+        uint64_t ready = 0, wait = 0;
         for (uint32_t v = 0; v < V; v++) {
             const mpp_ivc *c = mpp_port_ivc(n, p, v);
             buffered += c->count;
@@ -1496,7 +1495,6 @@ bool mpp_net_check(const mpp_net *n)
                 hold[(size_t)c->out * V + c->ovc]++;
             if (!c->count)
                 continue;
-            full |= 1ULL << v;
             if (c->ovc == MPP_VC_NONE) {
                 wait |= 1ULL << v;
             } else {
@@ -1508,11 +1506,11 @@ bool mpp_net_check(const mpp_net *n)
             }
         }
         /* invariant 6 */
-        if (full != p->full || ready != p->ready || wait != p->wait)
+        if (ready != p->ready || wait != p->wait)
             ok = false;
         const mpp_router *rt = &n->rt[p->router];
         uint64_t ib = 1ULL << p->local;
-        if (((rt->full & ib) != 0) != (full != 0) || ((rt->ready & ib) != 0) != (ready != 0) ||
+        if (((rt->ready & ib) != 0) != (ready != 0) ||
             ((rt->wait & ib) != 0) != (wait != 0))
             ok = false;
     }
@@ -1555,7 +1553,8 @@ bool mpp_net_check(const mpp_net *n)
         for (uint32_t i = 0; i < rt->np; i++)
             for (uint32_t v = 0; v < V; v++)
                 f += mpp_port_ivc(n, mpp_net_port(n, rt->base + i), v)->count;
-        if (f != rt->flits || (rt->flits > 0) != (rt->pos != MPP_NONE))
+        bool listed = n->ordered ? (n->amask[r >> 6] >> (r & 63)) & 1 : rt->pos != MPP_NONE;
+        if (f != rt->flits || (rt->flits > 0) != listed)
             ok = false;
     }
     return ok;

@@ -97,7 +97,6 @@ typedef struct mpp_ovc {
  * input buffers of B flit words. A router's ports are consecutive, so a
  * router's hot state is one contiguous block (docs/performance.md). */
 typedef struct mpp_port {
-    uint64_t full;           /* bit v: input VC v holds flits */
     uint64_t ready;          /* bit v: its front flit may leave now: allocated, and a credit
                                 (or a sink output) */
     uint64_t wait;           /* bit v: its front flit is a head waiting for route or VC
@@ -115,18 +114,19 @@ typedef struct mpp_port {
     uint16_t acc;            /* iSLIP accept pointer */
     uint16_t dchunk;         /* fine chunk of dst's router (set_chunks) */
     uint16_t schunk;         /* fine chunk of src's router (credits) */
+    uint32_t spare[2];       /* (unused: the header stays one line) */
 } mpp_port;                  /* 64 bytes: one cache line */
 
-/* A router: which of its inputs hold, can send, or wait (bit i: local
+/* A router: which of its inputs can send or wait (bit i: local
  * input port i) and its flits. One 64-byte line (the array is line-aligned):
  * a router's visit reads one line of it. */
 typedef struct mpp_router {
-    uint64_t full, ready, wait;
+    uint64_t ready, wait;
     uint32_t flits;          /* flits buffered */
     uint32_t base, np;       /* first global port, ports */
-    uint32_t pos;            /* position in the active list, or MPP_NONE */
+    uint32_t pos;            /* unordered: position in the active list, or MPP_NONE */
     uint32_t rot;            /* rotating first input for allocation */
-    uint32_t pad[5];
+    uint32_t pad[7];
 } mpp_router;
 
 /* A node injection link. */
@@ -195,7 +195,8 @@ typedef struct mpp_net {
                                      so kept out of the router's line) */
     uint32_t *active;             /* dense list of routers with flits, in the order they
                                      became active (the visiting order) */
-    uint32_t nactive;             /* routers with flits */
+    uint32_t nactive;             /* routers in the active list (unordered only: ordered
+                                     visiting keeps amask) */
     bool ordered;                 /* visit them in ascending id order instead (amask):
                                      mpp_net_order */
     uint64_t *amask;              /* ordered: bit r: router r has flits */

@@ -916,7 +916,7 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
             /* nothing queued, in a buffer or on a link: every cycle until the
              * next source's packet (or the last cycle of the window) is the
              * same, so the clock jumps there */
-            if (!s->queued && !s->nnact && !s->net.nactive && mpp_net_settled(&s->net) &&
+            if (!s->queued && !s->nnact && mpp_net_settled(&s->net) &&
                 !mpp_net_flits_in_flight(&s->net)) {
                 uint64_t to = mpp_heap_top(&s->next_inj);
                 if (to > end - 1)
