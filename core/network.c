@@ -75,6 +75,15 @@
 #define PF_BYTES 4e6 /* records of more bytes than this (twice the L2 of the machine measured)
                         are fetched ahead */
 
+/* Ordered visiting sizes its chunks of routers to the traffic (rechunk):
+ * every RECHUNK_CYCLES visited cycles, a chunk that received fewer than
+ * RECHUNK_LO or more than RECHUNK_HI events a cycle is resized to receive
+ * about RECHUNK_AIM. */
+#define RECHUNK_CYCLES 256u
+#define RECHUNK_LO 24u
+#define RECHUNK_HI 384u
+#define RECHUNK_AIM 96u
+
 static void set_cursors(mpp_net *n);
 static void set_chunks(mpp_net *n);
 
@@ -341,9 +350,23 @@ static void set_chunks(mpp_net *n)
     }
 }
 
+static uint32_t chunks_at(const mpp_net *n, uint32_t cx);
+
+/* The first sizing of the chunks comes after this many visited cycles,
+ * from one chunk (so a sparse load on a large network is never visited in
+ * small chunks, and a dense one is sized as soon as it has filled). */
+#define RECHUNK_FIRST 64u
+
 void mpp_net_order(mpp_net *n)
 {
     n->ordered = true;
+    n->cx = 0;
+    while (chunks_at(n, n->cx) > 1)
+        n->cx++;
+    n->ncur = 1;
+    n->cwin = 0;
+    n->cnext = RECHUNK_FIRST;
+    n->cev = 0;
     if (n->arena) /* (a check-only network has no records) */
         set_chunks(n);
 }
@@ -1121,16 +1144,13 @@ static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 /* Ordered visiting sizes its chunks to the traffic. A chunk's deliveries
  * are fetched ahead only when its slot holds more than a few events, and
  * its records stay in cache from its deliveries to its visits only while
- * it receives not too many: every RECHUNK_CYCLES cycles, when the events a
- * chunk received per cycle (in the cycles it was visited) fell outside [RECHUNK_LO, RECHUNK_HI], the chunks
- * become 2^cx fine chunks (of 2^csh routers) with cx chosen so that a chunk
- * receives about RECHUNK_AIM (docs/performance.md). The events waiting in
- * the wheel move to the slots of their new chunks. Within a cycle the order
- * of deliveries decides nothing (mpp_net_routers), so neither does this. */
-#define RECHUNK_CYCLES 256u
-#define RECHUNK_LO 24u
-#define RECHUNK_HI 384u
-#define RECHUNK_AIM 96u
+ * it receives not too many: at the end of each window of visited cycles
+ * (RECHUNK_FIRST, then RECHUNK_CYCLES), when the events a chunk received
+ * per cycle fell outside [RECHUNK_LO, RECHUNK_HI], the chunks become 2^cx
+ * fine chunks (of 2^csh routers) with cx chosen so that a chunk receives
+ * about RECHUNK_AIM (docs/performance.md). The events waiting in the wheel
+ * move to the slots of their new chunks. Within a cycle the order of
+ * deliveries decides nothing (mpp_net_routers), so neither does this. */
 
 static uint32_t chunks_at(const mpp_net *n, uint32_t cx)
 {
@@ -1139,9 +1159,10 @@ static uint32_t chunks_at(const mpp_net *n, uint32_t cx)
 
 static void rechunk(mpp_net *n)
 {
-    uint64_t ev = n->cev, per = (uint64_t)RECHUNK_CYCLES;
+    uint64_t ev = n->cev, per = n->cwin;
     n->cev = 0;
     n->cwin = 0;
+    n->cnext = RECHUNK_CYCLES;
     if (ev >= RECHUNK_LO * per * n->ncur && ev <= RECHUNK_HI * per * n->ncur)
         return;
     /* the fewest chunks that still receive at most about RECHUNK_AIM */
@@ -1150,6 +1171,7 @@ static void rechunk(mpp_net *n)
         cx++;
     if (cx == n->cx)
         return;
+    n->rechunks++;
     uint32_t old = n->ncur, nc = chunks_at(n, cx);
     mpp_slot *tmp = malloc((size_t)old * sizeof *tmp);
     if (!tmp)
@@ -1198,7 +1220,7 @@ void mpp_net_routers(mpp_net *n)
          * near in memory. Nothing a visit does changes a delivery of this
          * cycle (every latency is at least 1), so this is the same as
          * delivering everything first. */
-        if (++n->cwin == RECHUNK_CYCLES && n->nchunks > 1)
+        if (++n->cwin == n->cnext && n->nchunks > 1)
             rechunk(n);
         mpp_slot *row = &n->wheel[(size_t)(n->cycle & (n->W - 1)) * n->NQ];
         uint32_t nw = (n->topo->routers + 63) / 64, wpc = 1u << (n->csh + n->cx - 6);

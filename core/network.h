@@ -222,7 +222,8 @@ typedef struct mpp_net {
     uint32_t cx, ncur;            /* ordered: the chunks in use are 2^cx fine chunks each
                                      (ncur of them), sized to the traffic (rechunk) */
     uint64_t cev;                 /* router-side events delivered since the last sizing */
-    uint32_t cwin;                /* cycles visited since then */
+    uint32_t cwin, cnext;         /* cycles visited since then; the next sizing after cnext */
+    uint32_t rechunks;            /* times the chunk size changed */
     mpp_slot *wheel;              /* [W rows x NQ]: per cycle a slot per chunk of routers
                                      (only chunk 0 unless ordered), then the node side
                                      (column nchunks) */
