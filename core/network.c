@@ -488,18 +488,20 @@ static void set_cursors(mpp_net *n)
 
 
 /* The credits of slot s land: an output VC that had none lets its
- * holder's front flit leave again. */
-static void deliver_credits(mpp_net *n, mpp_slot *s)
+ * holder's front flit leave again. pf: fetch ahead (a constant in each of
+ * the two copies deliver_credits makes). */
+static inline __attribute__((always_inline)) void deliver_credits_with(mpp_net *n, mpp_slot *s,
+                                                                        bool pf)
 {
     char *const A = n->arena;
     const size_t S = n->stride;
     const uint32_t OO = n->ovc_off;
     mpp_router *const RT = n->rt;
-    uint32_t kp = n->pf ? s->nc : 0; /* prefetch only on a large network */
+    uint32_t kp = pf ? s->nc : 0; /* prefetch only on a large network */
     for (uint32_t i = 0, k = s->nc; i < k; i++) {
-        if (i + PF_AHEAD < kp)
+        if (pf && i + PF_AHEAD < kp)
             __builtin_prefetch(A + (size_t)(s->c[i + PF_AHEAD] >> 6) * S + OO, 1);
-        if (i + PF_AHEAD / 2 < kp) {
+        if (pf && i + PF_AHEAD / 2 < kp) {
             /* the holder's record, should the credit wake it */
             uint32_t ov = s->c[i + PF_AHEAD / 2];
             const mpp_ovc *o = (const mpp_ovc *)(const void *)(A + (size_t)(ov >> 6) * S + OO) +
@@ -525,17 +527,27 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
     s->nc = 0;
 }
 
-/* The flits of slot s land in router input buffers. */
-static void deliver_flits(mpp_net *n, mpp_slot *s)
+static void deliver_credits(mpp_net *n, mpp_slot *s)
+{
+    if (n->pf)
+        deliver_credits_with(n, s, true);
+    else
+        deliver_credits_with(n, s, false);
+}
+
+/* The flits of slot s land in router input buffers. pf: fetch ahead (a
+ * constant in each of the two copies deliver_flits makes). */
+static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
+                                                                      bool pf)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
     const size_t S = n->stride;
     const uint32_t OO = n->ovc_off, IO = n->ivc_off, VB = n->vcb;
     mpp_router *const RT = n->rt;
-    uint32_t kp = n->pf ? s->nf : 0;
+    uint32_t kp = pf ? s->nf : 0;
     for (uint32_t i = 0, k = s->nf; i < k; i++) {
-        if (i + PF_AHEAD < kp) {
+        if (pf && i + PF_AHEAD < kp) {
             /* the landing port's record (up to three lines) ... */
             const char *q = A + (size_t)(s->f[i + PF_AHEAD].to >> 6) * S;
             __builtin_prefetch(q, 1);
@@ -543,7 +555,7 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
             if (S > 128)
                 __builtin_prefetch(q + 128, 1);
         }
-        if (i + PF_AHEAD / 2 < kp) {
+        if (pf && i + PF_AHEAD / 2 < kp) {
             /* ... and, once its header is in, its router's line */
             const mpp_port *q =
                 (const mpp_port *)(const void *)(A + (size_t)(s->f[i + PF_AHEAD / 2].to >> 6) * S);
@@ -601,6 +613,14 @@ static void deliver_flits(mpp_net *n, mpp_slot *s)
     }
     s->nf = 0;
     n->peak_vc = peak;
+}
+
+static void deliver_flits(mpp_net *n, mpp_slot *s)
+{
+    if (n->pf)
+        deliver_flits_with(n, s, true);
+    else
+        deliver_flits_with(n, s, false);
 }
 
 void mpp_net_deliver(mpp_net *n)
