@@ -409,12 +409,6 @@ static mpp_coll_links *links_new(const mpp_topo *t, int route, uint32_t g)
     return k;
 }
 
-/* The router node n's (first) link is attached to. */
-static uint32_t node_router(const mpp_topo *t, uint32_t n)
-{
-    return t->node_router[n];
-}
-
 /* The global output port of router r toward the mesh's next router on the
  * way to router `to` in dimension order (X, the columns, first; Y first
  * with YX), as routers/dor.c routes: the port wired to that neighbour
@@ -448,7 +442,7 @@ static uint32_t cube_next_port(const mpp_topo *t, uint32_t r, uint32_t to)
 static uint32_t links_next(const mpp_coll_links *k, lk_msg *x, uint32_t y_node)
 {
     const mpp_topo *t = k->t;
-    uint32_t to = node_router(t, y_node);
+    uint32_t to = t->node_router[y_node];
     uint32_t gp = t->kind == MPP_TOPO_HYPERCUBE ? cube_next_port(t, x->r, to)
                                                 : mesh_next_port(t, k->route, x->r, to);
     x->r = t->port_router[t->port_peer[gp]];
@@ -639,7 +633,7 @@ static void lk_write(lk_run *r, uint32_t v, uint32_t id)
     lk_msg *x = &k->msg[id];
     uint32_t xn = r->node[x->from], yn = r->node[x->to];
     double P = (double)mpp_packet_count(&m->pk, x->bytes), F = mpp_coll_flits(m, x->bytes);
-    x->r = node_router(k->t, xn);
+    x->r = k->t->node_router[xn];
     x->hop = 0;
     x->h = k->t->ops->distance(k->t, xn, yn);
     double ws = r->cpu[v], pf = r->port[v];

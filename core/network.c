@@ -83,6 +83,10 @@
 #define RECHUNK_LO 24u
 #define RECHUNK_HI 384u
 #define RECHUNK_AIM 96u
+/* The first sizing comes after RECHUNK_FIRST visited cycles, from one
+ * chunk: a sparse load on a large network is never visited in small
+ * chunks, and a dense one is sized as soon as it has filled. */
+#define RECHUNK_FIRST 64u
 
 static void set_cursors(mpp_net *n);
 static void set_chunks(mpp_net *n);
@@ -332,6 +336,12 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     return 0;
 }
 
+/* The fine chunk (2^csh routers) of router port g's router. */
+static inline uint32_t fine_chunk(const mpp_net *n, uint32_t g)
+{
+    return n->topo->port_router[g] >> n->csh;
+}
+
 /* The fine chunk of the router that events from each endpoint go to: for
  * router ports, chunk 0, or (ordered) the fine chunk of their router; 0 for
  * node links (their events go to the node column: send_flit). */
@@ -341,21 +351,12 @@ static void set_chunks(mpp_net *n)
     for (uint32_t e = 0; e < n->NE; e++) {
         mpp_port *p = mpp_net_port(n, e);
         uint32_t d = p->dst, s = p->src;
-        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P || !n->ordered
-                                   ? 0
-                                   : n->topo->port_router[d] >> n->csh);
-        p->schunk = (uint16_t)(s == MPP_NONE || s >= P || !n->ordered
-                                   ? 0
-                                   : n->topo->port_router[s] >> n->csh);
+        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P || !n->ordered ? 0 : fine_chunk(n, d));
+        p->schunk = (uint16_t)(s == MPP_NONE || s >= P || !n->ordered ? 0 : fine_chunk(n, s));
     }
 }
 
 static uint32_t chunks_at(const mpp_net *n, uint32_t cx);
-
-/* The first sizing of the chunks comes after this many visited cycles,
- * from one chunk (so a sparse load on a large network is never visited in
- * small chunks, and a dense one is sized as soon as it has filled). */
-#define RECHUNK_FIRST 64u
 
 void mpp_net_order(mpp_net *n)
 {
@@ -1204,16 +1205,14 @@ static void rechunk(mpp_net *n)
         memset(row, 0, (size_t)old * sizeof *row);
         for (uint32_t j = 0; j < old; j++) {
             for (uint32_t k = 0; k < tmp[j].nf; k++) {
-                mpp_port *p = mpp_net_port(n, tmp[j].f[k].to >> 6);
-                mpp_slot *s = &row[(p->router >> n->csh) >> cx];
+                mpp_slot *s = &row[fine_chunk(n, tmp[j].f[k].to >> 6) >> cx];
                 if (s->nf == s->fcap)
                     grow_slot_f(n, s);
                 if (s->nf < s->fcap)
                     s->f[s->nf++] = tmp[j].f[k];
             }
             for (uint32_t k = 0; k < tmp[j].nc; k++) {
-                mpp_port *p = mpp_net_port(n, tmp[j].c[k] >> 6);
-                mpp_slot *s = &row[(p->router >> n->csh) >> cx];
+                mpp_slot *s = &row[fine_chunk(n, tmp[j].c[k] >> 6) >> cx];
                 if (s->nc == s->ccap)
                     grow_slot_c(n, s);
                 if (s->nc < s->ccap)
