@@ -342,17 +342,20 @@ static inline uint32_t fine_chunk(const mpp_net *n, uint32_t g)
     return n->topo->port_router[g] >> n->csh;
 }
 
-/* The fine chunk of the router that events from each endpoint go to: for
- * router ports, chunk 0, or (ordered) the fine chunk of their router; 0 for
- * node links (their events go to the node column: send_flit). */
+/* The column (chunk of the current sizing, n->cx) of the router that
+ * events from each endpoint go to: for router ports, chunk 0, or (ordered)
+ * the chunk of their router; 0 for node links (their events go to the node
+ * column: send_flit). Set again whenever the chunks are resized. */
 static void set_chunks(mpp_net *n)
 {
     uint32_t P = n->P;
     for (uint32_t e = 0; e < n->NE; e++) {
         mpp_port *p = mpp_net_port(n, e);
         uint32_t d = p->dst, s = p->src;
-        p->dchunk = (uint16_t)(d == MPP_NONE || d >= P || !n->ordered ? 0 : fine_chunk(n, d));
-        p->schunk = (uint16_t)(s == MPP_NONE || s >= P || !n->ordered ? 0 : fine_chunk(n, s));
+        p->dcol =
+            (uint16_t)(d == MPP_NONE || d >= P || !n->ordered ? 0 : fine_chunk(n, d) >> n->cx);
+        p->scol =
+            (uint16_t)(s == MPP_NONE || s >= P || !n->ordered ? 0 : fine_chunk(n, s) >> n->cx);
     }
 }
 
@@ -452,20 +455,19 @@ static void grow_slot_c(mpp_net *n, mpp_slot *s)
 static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit)
 {
     uint32_t in = p->dst;
-    mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + (p->dchunk >> n->cx);
+    mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + p->dcol;
     if (__builtin_expect(s->nf == s->fcap, 0))
         grow_slot_f(n, s);
     mpp_flit_ev *ev = &s->f[s->nf++];
     ev->to = in << 6 | vc;
     ev->flit = flit;
-    if (n->count_channels)
-        p->chan++;
+    p->chan += n->count_channels;
 }
 
 static inline void send_credit(mpp_net *n, const mpp_port *p, uint32_t vc)
 {
     uint32_t out = p->src;
-    mpp_slot *s = (out < n->P ? n->ev_credit : n->ev_cnode) + (p->schunk >> n->cx);
+    mpp_slot *s = (out < n->P ? n->ev_credit : n->ev_cnode) + p->scol;
     if (__builtin_expect(s->nc == s->ccap, 0))
         grow_slot_c(n, s);
     s->c[s->nc++] = out << 6 | vc;
@@ -737,8 +739,12 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
 }
 
 /* Move the front flit of input VC v of global input port g (record p,
- * router rt) to its allocated output VC. */
-static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
+ * router rt) to its allocated output VC. plain: a constant, true when the
+ * network has neither nic: model nor one-port ejection (n->plain), so that
+ * the copies for such networks test neither. */
+static inline __attribute__((always_inline)) void traverse_with(mpp_net *n, mpp_router *rt,
+                                                                mpp_port *p, uint32_t v,
+                                                                bool plain)
 {
     HOT;
     uint32_t B = n->B;
@@ -758,7 +764,7 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
     mpp_ovc *o = OVC(op, ovc);
     bool sink = op->sink != 0;
     o->credits -= !sink; /* a sink has no credits to spend */
-    if (__builtin_expect(n->nic_model, 0) && sink && (flit & MPP_FLIT_HEAD)) {
+    if (!plain && __builtin_expect(n->nic_model, 0) && sink && (flit & MPP_FLIT_HEAD)) {
         mpp_packet *pk = &n->pkt[flit >> 2];
         pk->eject_link = op->dst - n->P;
         n->ej_credits[(size_t)pk->eject_link * n->message_classes + pk->mclass] -= pk->flits;
@@ -770,7 +776,7 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
     o->holder |= tm; /* MPP_NONE: all ones */
     c->out |= tm;
     c->ovc |= (uint16_t)(MPP_VC_NONE & tm);
-    if (__builtin_expect(n->ej_one, 0) && tail && sink)
+    if (!plain && __builtin_expect(n->ej_one, 0) && tail && sink)
         n->ej_busy[op->sink_node] = 0;
     uint64_t next = -(uint64_t)(tail & (cnt != 0));
     p->wait |= bit & next;
@@ -780,6 +786,11 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
     uint32_t more = (cnt != 0) & (tail ^ 1u) & (sink | (o->credits != 0));
     p->ready &= ~(bit & -(uint64_t)(more ^ 1u));
     rt->ready &= ~(ib & -(uint64_t)(p->ready == 0));
+}
+
+static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
+{
+    traverse_with(n, rt, p, v, false);
 }
 
 static inline uint32_t rr_pick(uint64_t mask, uint32_t start)
@@ -1017,8 +1028,10 @@ static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
  * (the pointers move only on acceptance) and sends the next eligible VC
  * bound there, round-robin. When no two inputs request one output and no
  * input requests two (the common case), every request is granted and
- * accepted: that is done directly, with the same pointer moves. */
-static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
+ * accepted: that is done directly, with the same pointer moves. plain: as
+ * for traverse_with. */
+static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, mpp_router *rt,
+                                                                    uint32_t r, bool plain)
 {
     HOT;
     va_pass(n, rt, r);
@@ -1033,7 +1046,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         mpp_port *p = PORT(base + i);
         uint64_t e = p->ready; /* the eligible VCs: eligible(), inline */
-        if (n->nic_model) {
+        if (!plain && n->nic_model) {
             e = fifo_filter(n, p, e);
             if (!e) {
                 ins &= ~(1ULL << i);
@@ -1057,7 +1070,7 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
             PORT(base + o)->sa_out = (uint16_t)(i + 1 >= np ? 0 : i + 1);
             uint32_t v = rr_pick(elig[i], p->sa_in);
             p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
-            traverse(n, rt, p, v);
+            traverse_with(n, rt, p, v, plain);
             sent++;
         }
         n->flit_hops += sent;
@@ -1100,10 +1113,20 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
         }
         uint32_t v = rr_pick(vm, p->sa_in);
         p->sa_in = (uint16_t)(v + 1 >= V ? 0 : v + 1);
-        traverse(n, rt, p, v);
+        traverse_with(n, rt, p, v, plain);
         sent++;
     }
     n->flit_hops += sent;
+}
+
+static void router_islip_plain(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    router_islip_with(n, rt, r, true);
+}
+
+static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    router_islip_with(n, rt, r, false);
 }
 
 /* A large network (n->pf), before the visits of a chunk of routers: route
@@ -1154,8 +1177,12 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
 /* One router's cycle: allocation and traversal by the configured allocator. */
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
-    if (n->allocator == MPP_ALLOC_ISLIP)
-        router_islip(n, rt, r);
+    if (n->allocator == MPP_ALLOC_ISLIP) {
+        if (!n->nic_model && !n->ej_one)
+            router_islip_plain(n, rt, r);
+        else
+            router_islip(n, rt, r);
+    }
     else if (n->allocator == MPP_ALLOC_AGE)
         router_age(n, rt, r);
     else
@@ -1199,6 +1226,7 @@ static void rechunk(mpp_net *n)
         return; /* keep the chunks as they are: the size decides only speed */
     n->cx = cx;
     n->ncur = nc;
+    set_chunks(n);
     for (uint32_t w = 0; w < n->W; w++) {
         mpp_slot *row = &n->wheel[(size_t)w * n->NQ];
         memcpy(tmp, row, (size_t)old * sizeof *tmp);
@@ -1375,6 +1403,7 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         if (n->routing->init_packet)
             n->routing->init_packet(n->topo, n->routing_cfg, n->routing_priv, &p->route, rng);
         mpp_srcq_pop(q);
+        n->pkts_started++;
         lk->pkt = h;
         lk->sent = 0;
         lk->vc = v;

@@ -112,8 +112,8 @@ typedef struct mpp_port {
     uint16_t sa_in;          /* input-port VC pointer */
     uint16_t sa_out;         /* output-port input pointer */
     uint16_t acc;            /* iSLIP accept pointer */
-    uint16_t dchunk;         /* fine chunk of dst's router (set_chunks) */
-    uint16_t schunk;         /* fine chunk of src's router (credits) */
+    uint16_t dcol;           /* wheel column of dst's router's chunk (set_chunks) */
+    uint16_t scol;           /* wheel column of src's router's chunk (credits) */
     uint32_t spare[2];       /* (unused: the header stays one line) */
 } mpp_port;                  /* 64 bytes: one cache line */
 
@@ -235,6 +235,7 @@ typedef struct mpp_net {
     uint64_t cycle;
     uint64_t last_progress;
     uint64_t flits_injected, flits_ejected, flit_hops;
+    uint64_t pkts_started;        /* packets mpp_net_inject took from a source queue */
     uint32_t peak_vc;
     bool count_channels;          /* inside the measurement window */
     mpp_eject_fn on_eject;

@@ -622,16 +622,12 @@ static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e)
 static bool inject_one(mpp_sim *s, uint32_t node, uint32_t l, mpp_srcq *q, bool *took)
 {
     mpp_net *n = &s->net;
-    uint64_t before = 0, after = 0;
-    for (uint32_t c = 0; c < s->MC; c++)
-        before += q[c].count;
+    uint64_t before = n->pkts_started; /* (a call starts at most one packet) */
     bool busy = mpp_net_inject(n, l, q, s->MC, &s->srng[node]);
-    for (uint32_t c = 0; c < s->MC; c++)
-        after += q[c].count;
-    s->queued -= before - after;
-    if (s->nodes && after < before)
+    *took = n->pkts_started != before;
+    s->queued -= *took;
+    if (s->nodes && *took)
         mpp_nodes_fifo_space(s->nodes, node, n->cycle);
-    *took = after < before;
     return busy;
 }
 
@@ -670,8 +666,8 @@ static void inject_all(mpp_sim *s)
              * at the first link that starts one. */
             uint32_t first = nl > 1 ? (uint32_t)(n->cycle % nl) : 0;
             for (uint32_t j = 0; j < nl; j++) {
-                uint32_t l = base + (first + j) % nl;
-                busy |= inject_one(s, node, l, q, &took);
+                uint32_t l = first + j;
+                busy |= inject_one(s, node, base + (l < nl ? l : l - nl), q, &took);
                 if (s->one_port && took)
                     break;
             }
