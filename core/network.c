@@ -659,7 +659,7 @@ void mpp_net_deliver(mpp_net *n)
  * global g) of router r, packet pk: the routing plug-in, once per packet
  * per router. */
 static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
-                            mpp_ivc *c, mpp_packet *pk)
+                            uint32_t v, mpp_ivc *c, mpp_packet *pk)
 {
     HOT;
     mpp_route_out ro;
@@ -675,6 +675,8 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
     }
     c->out = og;
     c->lout = (uint16_t)(og - rt->base);
+    if (v < 8)
+        p->lo8[v] = (uint8_t)c->lout;
     uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
     c->lo = (uint16_t)(cls * n->vcs_per_class);
     c->hi = (uint16_t)(c->lo + n->vcs_per_class);
@@ -691,7 +693,7 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
     uint32_t flit = BUF(p, v)[c->head];
     mpp_packet *pk = &n->pkt[flit >> 2];
     if (c->out == MPP_NONE)
-        route_vc(n, rt, r, p, g, c, pk);
+        route_vc(n, rt, r, p, g, v, c, pk);
     uint32_t out = c->out;
     mpp_port *op = PORT(out);
     uint32_t lo = c->lo, span = (uint32_t)c->hi - lo;
@@ -739,9 +741,9 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
 }
 
 /* Move the front flit of input VC v of global input port g (record p,
- * router rt) to its allocated output VC. plain: a constant, true when the
- * network has neither nic: model nor one-port ejection (n->plain), so that
- * the copies for such networks test neither. */
+ * router rt) to its allocated output VC. plain: a constant, true in the
+ * copy for networks with neither nic: model nor one-port ejection
+ * (router_visit), which then tests neither. */
 static inline __attribute__((always_inline)) void traverse_with(mpp_net *n, mpp_router *rt,
                                                                 mpp_port *p, uint32_t v,
                                                                 bool plain)
@@ -1029,11 +1031,14 @@ static void router_separable(mpp_net *n, mpp_router *rt, uint32_t r)
  * bound there, round-robin. When no two inputs request one output and no
  * input requests two (the common case), every request is granted and
  * accepted: that is done directly, with the same pointer moves. plain: as
- * for traverse_with. */
+ * for traverse_with, and at most 8 VCs (their routes are then read from
+ * the port's header, lo8). */
 static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, mpp_router *rt,
                                                                     uint32_t r, bool plain)
 {
     HOT;
+    /* the local output of routed VC v of input p (plain: V <= 8) */
+#define LOUT(p, v) (plain ? (uint32_t)(p)->lo8[v] : (uint32_t)IVC(p, v)->lout)
     va_pass(n, rt, r);
     uint64_t ins = rt->ready;
     if (!ins)
@@ -1056,7 +1061,7 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
         elig[i] = e;
         uint64_t rq = 0;
         for (uint64_t vm = e; vm; vm &= vm - 1)
-            rq |= 1ULL << IVC(p, (uint32_t)__builtin_ctzll(vm))->lout;
+            rq |= 1ULL << LOUT(p, (uint32_t)__builtin_ctzll(vm));
         clash |= (outs & rq) | (rq & (rq - 1));
         outs |= rq;
         req[i] = (uint32_t)__builtin_ctzll(rq);
@@ -1083,7 +1088,7 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
         mpp_port *p = PORT(base + i);
         grant[i] = 0;
         for (uint64_t vm = elig[i]; vm; vm &= vm - 1) {
-            uint32_t o = IVC(p, (uint32_t)__builtin_ctzll(vm))->lout;
+            uint32_t o = LOUT(p, (uint32_t)__builtin_ctzll(vm));
             uint64_t ob = 1ULL << o;
             /* (the first request of o resets its mask) */
             omask[o] = (omask[o] & -(uint64_t)((outs & ob) != 0)) | 1ULL << i;
@@ -1108,7 +1113,7 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
         uint64_t vm = 0;
         for (uint64_t e = elig[i]; e; e &= e - 1) {
             uint32_t v = (uint32_t)__builtin_ctzll(e);
-            if (IVC(p, v)->lout == o)
+            if (LOUT(p, v) == o)
                 vm |= 1ULL << v;
         }
         uint32_t v = rr_pick(vm, p->sa_in);
@@ -1118,6 +1123,7 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
     }
     n->flit_hops += sent;
 }
+#undef LOUT
 
 static void router_islip_plain(mpp_net *n, mpp_router *rt, uint32_t r)
 {
@@ -1157,7 +1163,7 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
                         if (c->out == MPP_NONE) {
                             if (!route)
                                 continue;
-                            route_vc(n, rt, r, p, g, c, &n->pkt[BUF(p, v)[c->head] >> 2]);
+                            route_vc(n, rt, r, p, g, v, c, &n->pkt[BUF(p, v)[c->head] >> 2]);
                         }
                         __builtin_prefetch(PORT(c->out), 1);
                         __builtin_prefetch(OVC(PORT(c->out), 0), 1);
@@ -1178,7 +1184,7 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     if (n->allocator == MPP_ALLOC_ISLIP) {
-        if (!n->nic_model && !n->ej_one)
+        if (!n->nic_model && !n->ej_one && n->V <= 8)
             router_islip_plain(n, rt, r);
         else
             router_islip(n, rt, r);

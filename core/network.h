@@ -114,7 +114,8 @@ typedef struct mpp_port {
     uint16_t acc;            /* iSLIP accept pointer */
     uint16_t dcol;           /* wheel column of dst's router's chunk (set_chunks) */
     uint16_t scol;           /* wheel column of src's router's chunk (credits) */
-    uint32_t spare[2];       /* (unused: the header stays one line) */
+    uint8_t lo8[8];          /* input VC v < 8: its lout (set with it; read for routed VCs
+                                only), so that requests are read from this line */
 } mpp_port;                  /* 64 bytes: one cache line */
 
 /* A router: which of its inputs can send or wait (bit i: local
