@@ -538,10 +538,11 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
         deliver_credits_with(n, s, false);
 }
 
-/* The flits of slot s land in router input buffers. pf: fetch ahead (a
- * constant in each of the two copies deliver_flits makes). */
+/* The flits of slot s land in router input buffers. pf: fetch ahead;
+ * ordered: n->ordered (constants in each of the copies deliver_flits
+ * makes). */
 static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
-                                                                      bool pf)
+                                                                      bool pf, bool ordered)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
@@ -607,7 +608,7 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
         rt->wait |= ib & wm;
         rt->ready |= ib & gm;
         rt->flits++;
-        if (n->ordered) {
+        if (ordered) {
             n->amask[r >> 6] |= 1ULL << (r & 63);
         } else if (rt->pos == MPP_NONE) {
             rt->pos = n->nactive;
@@ -620,10 +621,17 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
 
 static void deliver_flits(mpp_net *n, mpp_slot *s)
 {
-    if (n->pf)
-        deliver_flits_with(n, s, true);
-    else
-        deliver_flits_with(n, s, false);
+    if (n->ordered) {
+        if (n->pf)
+            deliver_flits_with(n, s, true, true);
+        else
+            deliver_flits_with(n, s, false, true);
+    } else {
+        if (n->pf)
+            deliver_flits_with(n, s, true, false);
+        else
+            deliver_flits_with(n, s, false, false);
+    }
 }
 
 void mpp_net_deliver(mpp_net *n)
@@ -1180,11 +1188,18 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
         }
 }
 
+/* iSLIP on a network without nic: model or one-port ejection, with at
+ * most 8 VCs: the visits of router_islip_with(plain). */
+static inline bool plain_islip(const mpp_net *n)
+{
+    return n->allocator == MPP_ALLOC_ISLIP && !n->nic_model && !n->ej_one && n->V <= 8;
+}
+
 /* One router's cycle: allocation and traversal by the configured allocator. */
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     if (n->allocator == MPP_ALLOC_ISLIP) {
-        if (!n->nic_model && !n->ej_one && n->V <= 8)
+        if (plain_islip(n))
             router_islip_plain(n, rt, r);
         else
             router_islip(n, rt, r);
@@ -1193,6 +1208,34 @@ static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
         router_age(n, rt, r);
     else
         router_separable(n, rt, r);
+}
+
+/* Ordered visiting: the active routers of amask words [w0, w1), in
+ * ascending ids; an emptied router leaves (without a branch). */
+static inline __attribute__((always_inline)) void visit_words_with(mpp_net *n, uint32_t w0,
+                                                                   uint32_t w1, bool plain)
+{
+    for (uint32_t w = w0; w < w1; w++)
+        for (uint64_t m = n->amask[w]; m; m &= m - 1) {
+            uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+            mpp_router *rt = &n->rt[r];
+            if (plain)
+                router_islip_with(n, rt, r, true);
+            else
+                router_visit(n, rt, r);
+            n->amask[w] &= ~((uint64_t)(rt->flits == 0) << (r & 63));
+        }
+}
+
+/* (the plain iSLIP visits inlined into their loop) */
+static void visit_words_plain(mpp_net *n, uint32_t w0, uint32_t w1)
+{
+    visit_words_with(n, w0, w1, true);
+}
+
+static void visit_words(mpp_net *n, uint32_t w0, uint32_t w1)
+{
+    visit_words_with(n, w0, w1, false);
 }
 
 /* Ordered visiting sizes its chunks to the traffic. A chunk's deliveries
@@ -1287,14 +1330,10 @@ void mpp_net_routers(mpp_net *n)
             uint32_t w1 = (ch + 1) * wpc < nw ? (ch + 1) * wpc : nw;
             if (n->pf)
                 chunk_prefetch(n, ch * wpc, w1);
-            for (uint32_t w = ch * wpc; w < w1; w++)
-                for (uint64_t m = n->amask[w]; m; m &= m - 1) {
-                    uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
-                    mpp_router *rt = &n->rt[r];
-                    router_visit(n, rt, r);
-                    /* an emptied router leaves (without a branch) */
-                    n->amask[w] &= ~((uint64_t)(rt->flits == 0) << (r & 63));
-                }
+            if (plain_islip(n))
+                visit_words_plain(n, ch * wpc, w1);
+            else
+                visit_words(n, ch * wpc, w1);
         }
         if (n->flit_hops != hops)
             n->last_progress = n->cycle;
