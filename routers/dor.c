@@ -19,8 +19,9 @@ static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
 
 static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr, int yx)
 {
-    uint32_t C = t->dims[0];
-    uint32_t rx = r % C, ry = r / C, tx = tr % C, ty = tr / C;
+    const uint32_t *xy = t->priv; /* col | row << 16 (topologies/mesh.c) */
+    uint32_t a = xy[r], b = xy[tr];
+    uint32_t rx = a & 0xffff, ry = a >> 16, tx = b & 0xffff, ty = b >> 16;
     if (!yx) {
         if (tx != rx)
             return tx > rx ? 0 : 1;

@@ -3,7 +3,9 @@
  * Node id = row * cols + col (row-major); one router per node, router id =
  * node id. Local ports: 0 = E (col + 1), 1 = W (col - 1), 2 = S (row + 1),
  * 3 = N (row - 1), 4 = the node. Ports at the edges are unconnected.
- * dims[0] = cols (X extent), dims[1] = rows (Y extent). */
+ * dims[0] = cols (X extent), dims[1] = rows (Y extent); priv is the
+ * routers' coordinates, col | row << 16 (mpp_mesh_coord: a routing step
+ * reads two of them instead of dividing by the width twice). */
 #include "topologies/topology.h"
 
 #include "core/base/units.h"
@@ -50,12 +52,17 @@ static int mesh_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     free(radix);
     if (rc)
         return rc;
+    uint32_t *xy = malloc(n * sizeof *xy);
+    if (!xy)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory"); /* (the caller frees t) */
     t->kind = MPP_TOPO_MESH;
     t->dims[0] = C;
     t->dims[1] = R;
+    t->priv = xy;
     for (uint32_t y = 0; y < R; y++)
         for (uint32_t x = 0; x < C; x++) {
             uint32_t id = y * C + x;
+            xy[id] = x | y << 16;
             if (x + 1 < C)
                 mpp_topo_connect(t, id, 0, id + 1, 1);
             if (y + 1 < R)
@@ -72,6 +79,12 @@ static uint32_t mesh_distance(const mpp_topo *t, uint32_t a, uint32_t b)
     return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
 }
 
+static void mesh_destroy(mpp_topo *t)
+{
+    free(t->priv);
+    t->priv = NULL;
+}
+
 static void mesh_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len)
 {
     static const char *const names[] = {"E", "W", "S", "N", "node"};
@@ -86,4 +99,5 @@ const mpp_topo_ops mpp_topo_mesh = {
     .setup = mesh_setup,
     .distance = mesh_distance,
     .port_name = mesh_port_name,
+    .destroy = mesh_destroy,
 };
