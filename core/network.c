@@ -660,9 +660,6 @@ void mpp_net_deliver(mpp_net *n)
 
 /* --- phase 2: routers ------------------------------------------------------ */
 
-/* Route computation (once per packet per router) and VC allocation for the
- * waiting input VC v of port p (global g, local input ip of router r).
- * Returns true when the VC holds an output VC afterwards. */
 /* Route computation for the head at the front of input VC c (v of port p,
  * global g) of router r, packet pk: the routing plug-in, once per packet
  * per router. */
@@ -692,8 +689,14 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
     pk->hops++; /* routed once at every router it crosses (it starts at -1) */
 }
 
-static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
-                               uint32_t v)
+/* Route computation (once per packet per router) and VC allocation for the
+ * waiting input VC v of port p (global g, local input ip of router r).
+ * Returns true when the VC holds an output VC afterwards. plain: as for
+ * traverse_with (no one-port ejection to test); that copy is inlined into
+ * the plain visit. */
+static inline __attribute__((always_inline)) bool
+route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g, uint32_t v,
+                        bool plain)
 {
     HOT;
     uint32_t ip = p->local;
@@ -707,7 +710,7 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
     uint32_t lo = c->lo, span = (uint32_t)c->hi - lo;
     uint32_t start = op->va_ptr;
     bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !op->sink;
-    bool one = n->ej_one && op->sink;
+    bool one = !plain && n->ej_one && op->sink;
     if (one) {
         /* one-port ejection: one packet of the node at a time, and (nic:
          * model) only one its FIFO share can take, so that the packet
@@ -746,6 +749,12 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
         return true;
     }
     return false;
+}
+
+static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
+                               uint32_t v)
+{
+    return route_and_allocate_with(n, rt, r, p, g, v, false);
 }
 
 /* Move the front flit of input VC v of global input port g (record p,
@@ -805,8 +814,9 @@ static inline void traverse(mpp_net *n, mpp_router *rt, mpp_port *p, uint32_t v)
 
 static inline uint32_t rr_pick(uint64_t mask, uint32_t start)
 {
-    /* first set bit at or after start, wrapping */
-    uint64_t hi = start < 64 ? mask & (~0ULL << start) : 0;
+    /* first set bit at or after start (< 64: every pointer is below a
+     * radix or a VC count, each at most 64), wrapping */
+    uint64_t hi = mask & (~0ULL << (start & 63));
     return (uint32_t)__builtin_ctzll(hi | (mask & -(uint64_t)(hi == 0)));
 }
 
@@ -853,27 +863,39 @@ static inline void rot_advance(mpp_router *rt)
 
 /* Route and VC allocation for the waiting VCs (ascending) of router r's
  * inputs in mask m (ascending). */
-static inline void va_inputs(mpp_net *n, mpp_router *rt, uint32_t r, uint64_t m)
+static inline __attribute__((always_inline)) void va_inputs(mpp_net *n, mpp_router *rt,
+                                                                uint32_t r, uint64_t m, bool plain)
 {
     HOT;
     for (; m; m &= m - 1) {
         uint32_t g = rt->base + (uint32_t)__builtin_ctzll(m);
         mpp_port *p = PORT(g);
-        for (uint64_t vm = p->wait; vm; vm &= vm - 1)
-            route_and_allocate(n, rt, r, p, g, (uint32_t)__builtin_ctzll(vm));
+        for (uint64_t vm = p->wait; vm; vm &= vm - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(vm);
+            if (plain)
+                route_and_allocate_with(n, rt, r, p, g, v, true);
+            else
+                route_and_allocate(n, rt, r, p, g, v);
+        }
     }
 }
 
 /* Route and VC allocation for router r's waiting input VCs, in va_order. */
-static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+static inline __attribute__((always_inline)) void va_pass_with(mpp_net *n, mpp_router *rt,
+                                                                   uint32_t r, bool plain)
 {
     uint64_t order[2];
     va_order(rt, order);
     rot_advance(rt);
     if (!(order[0] | order[1]))
         return;
-    va_inputs(n, rt, r, order[0]);
-    va_inputs(n, rt, r, order[1]);
+    va_inputs(n, rt, r, order[0], plain);
+    va_inputs(n, rt, r, order[1], plain);
+}
+
+static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    va_pass_with(n, rt, r, false);
 }
 
 /* The eligible VCs of router rt's inputs after allocation (s_elig): the
@@ -1047,7 +1069,7 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
     HOT;
     /* the local output of routed VC v of input p (plain: V <= 8) */
 #define LOUT(p, v) (plain ? (uint32_t)(p)->lo8[v] : (uint32_t)IVC(p, v)->lout)
-    va_pass(n, rt, r);
+    va_pass_with(n, rt, r, plain);
     uint64_t ins = rt->ready;
     if (!ins)
         return;
