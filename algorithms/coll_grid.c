@@ -158,7 +158,8 @@ static void grid_release(void *p)
     free(x);
 }
 
-/* The invariants of the file comment. */
+/* The invariants of the file comment (read by assert only). */
+#ifndef NDEBUG
 static bool grid_check(const grid_ctx *x)
 {
     uint32_t n = ninc(x);
@@ -188,6 +189,7 @@ static bool grid_check(const grid_ctx *x)
     free(r);
     return ok;
 }
+#endif
 
 /* Sort key of a combined message's incidence: the pair (sender, the
  * receiver's place in the sender's order), then the vertex. */

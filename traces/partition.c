@@ -1128,7 +1128,8 @@ int mpp_partition_read_parts(const char *path, uint32_t n, uint32_t nparts, uint
     int rc = mpp_lines_open(&r, path, 0, err);
     if (rc)
         return rc;
-    char *line, *s, *tok;
+    static char none[] = "";
+    char *line, *s, *tok = none; /* (a trimmed non-empty line always has a token) */
     uint32_t v = 0;
     uint64_t p;
     while ((rc = next_line(r, &line)) == 1) {
