@@ -82,7 +82,23 @@
 /* The one global (invariant 1): 0, or the signal that stopped the run. */
 static volatile sig_atomic_t interrupted;
 
-static void on_signal(int sig) { interrupted = sig; }
+/* The write end of the parent's signal pipe while its workers run (-1
+ * otherwise): the handler writes a byte to it, so that a signal arriving
+ * between the parent's test of `interrupted` and its poll() still wakes
+ * the poll (the pipe's read end is one of the descriptors it waits on). */
+static volatile sig_atomic_t sig_wake = -1;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+    int fd = sig_wake;
+    if (fd >= 0) {
+        int e = errno;
+        ssize_t w = write(fd, "", 1); /* non-blocking: a full pipe is awake already */
+        (void)w;
+        errno = e;
+    }
+}
 
 static const char help_run[] =
     "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--dump-config] [-q] [-v] [key.path=value ...]\n"
@@ -899,6 +915,7 @@ typedef struct pool {
     const size_t *queue;   /* the runs in the order they are handed out */
     size_t nqueue;
     size_t next;           /* queue[next] is handed out next */
+    size_t nworkers;       /* pfd[nworkers]: the parent's signal pipe (on_signal) */
 } pool;
 
 /* Idle worker w: hand it the next run of the queue (invariant 5), or, when
@@ -955,6 +972,11 @@ static int pool_start(run_ctx *c, pool *p, size_t w)
          * here would never end for that worker */
         close(res[0]);
         close(cmd[1]);
+        if (sig_wake >= 0) {
+            close(p->pfd[p->nworkers].fd); /* the parent's signal pipe */
+            close(sig_wake);
+            sig_wake = -1;
+        }
         for (size_t k = 0; k < w; k++) {
             if (p->pfd[k].fd >= 0)
                 close(p->pfd[k].fd);
@@ -991,24 +1013,42 @@ static void pool_free(pool *p)
  * in progress is missing). */
 static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nworkers)
 {
+    /* pfd[nworkers]: the signal pipe's read end (on_signal) */
     pool p = {.pid = calloc(nworkers, sizeof *p.pid),
-              .pfd = calloc(nworkers, sizeof *p.pfd),
+              .pfd = calloc(nworkers + 1, sizeof *p.pfd),
               .cmd = calloc(nworkers, sizeof *p.cmd),
               .cur = calloc(nworkers, sizeof *p.cur),
               .queue = queue,
-              .nqueue = nqueue};
+              .nqueue = nqueue,
+              .nworkers = nworkers};
     int rc = 0;
     if (!p.pid || !p.pfd || !p.cmd || !p.cur) {
         fprintf(stderr, "mppnet: out of memory\n");
         pool_free(&p);
         return 1;
     }
+    int sp[2];
+    if (pipe(sp) != 0) {
+        fprintf(stderr, "mppnet: pipe: %s\n", strerror(errno));
+        pool_free(&p);
+        return 1;
+    }
+    for (int k = 0; k < 2; k++)
+        (void)fcntl(sp[k], F_SETFL, fcntl(sp[k], F_GETFL) | O_NONBLOCK);
+    for (size_t w = 0; w <= nworkers; w++)
+        p.pfd[w].fd = -1; /* (poll ignores them until a worker starts) */
+    p.pfd[nworkers].fd = sp[0];
+    p.pfd[nworkers].events = POLLIN;
+    sig_wake = sp[1];
     fflush(stdout);
     fflush(stderr);
     for (size_t w = 0; w < nworkers; w++)
         if (pool_start(c, &p, w))
             break;
     if (!p.n) {
+        sig_wake = -1;
+        close(sp[0]);
+        close(sp[1]);
         pool_free(&p);
         return 1;
     }
@@ -1028,13 +1068,18 @@ static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nw
             }
             killed = true;
         }
-        int n = poll(p.pfd, p.n, -1);
+        int n = poll(p.pfd, nworkers + 1, -1);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             fprintf(stderr, "mppnet: poll: %s\n", strerror(errno));
             rc = 1;
             break;
+        }
+        if (p.pfd[nworkers].revents) {
+            char buf[64];
+            while (read(sp[0], buf, sizeof buf) > 0)
+                ; /* (drained: `interrupted` says what happened) */
         }
         for (size_t w = 0; w < p.n; w++) {
             if (p.pfd[w].fd < 0 || !p.pfd[w].revents)
@@ -1071,6 +1116,9 @@ static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nw
             open--;
         }
     }
+    sig_wake = -1;
+    close(sp[0]);
+    close(sp[1]);
     for (size_t w = 0; w < p.n; w++) {
         if (p.pfd[w].fd >= 0)
             close(p.pfd[w].fd);
