@@ -10,7 +10,7 @@
  * engine's; it is not exact against mppnet (VA order and injection differ
  * in detail), its answers are only close.
  *
- *   cc -O3 -march=x86-64-v3 -o perf_floor scripts/perf_floor.c -lm
+ *   cc -O3 -march=x86-64-v3 -I. -o perf_floor scripts/perf_floor.c -lm
  *   ./perf_floor 0.3      # rate; prints latency, accepted, ns per flit-hop */
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "core/base/rng.h"
 
 #define K 8
 #define NR (K * K)
@@ -52,19 +54,8 @@ typedef struct {
 } pkt_t;
 
 static router_t R[NR];
-static uint64_t rs[4];
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static inline uint64_t rnext(void)
-{
-    uint64_t r = rotl(rs[1] * 5, 7) * 9, t = rs[1] << 17;
-    rs[2] ^= rs[0];
-    rs[3] ^= rs[1];
-    rs[1] ^= rs[2];
-    rs[0] ^= rs[3];
-    rs[2] ^= t;
-    rs[3] = rotl(rs[3], 45);
-    return r;
-}
+static mpp_rng rng;
+static inline uint64_t rnext(void) { return mpp_rng_next(&rng); }
 static inline double runif(void) { return (double)(rnext() >> 11) * 0x1.0p-53; }
 
 static pkt_t *pk;
@@ -103,10 +94,7 @@ int main(int argc, char **argv)
 {
     double rate = argc > 1 ? atof(argv[1]) : 0.3;
     double prate = rate / PF;
-    rs[0] = 1;
-    rs[1] = 2;
-    rs[2] = 3;
-    rs[3] = 4;
+    mpp_rng_init(&rng, 1, MPP_RNG_TRAFFIC, 0);
     cappk = 1 << 20;
     pk = malloc(cappk * sizeof *pk);
     for (uint32_t r = 0; r < NR; r++) {
