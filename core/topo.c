@@ -91,12 +91,10 @@ int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_er
     return 0;
 }
 
-void mpp_topo_free(mpp_topo *t)
+/* The wiring arrays that mpp_topo_alloc allocates (mpp_topo_all_port
+ * replaces them). */
+static void free_wiring(mpp_topo *t)
 {
-    if (!t)
-        return;
-    if (t->ops && t->ops->destroy)
-        t->ops->destroy(t);
     free(t->port_base);
     free(t->port_peer);
     free(t->port_router);
@@ -104,6 +102,15 @@ void mpp_topo_free(mpp_topo *t)
     free(t->link_port);
     free(t->link_node);
     free(t->node_router);
+}
+
+void mpp_topo_free(mpp_topo *t)
+{
+    if (!t)
+        return;
+    if (t->ops && t->ops->destroy)
+        t->ops->destroy(t);
+    free_wiring(t);
     free(t->pair_link);
     free(t->plugin_ports);
     const mpp_topo_ops *ops = t->ops;
@@ -248,13 +255,7 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
                 mpp_topo_attach(&nt, n, l, r, np + l - 1);
     }
     /* the new arrays replace the old; the plug-in's data stays */
-    free(t->port_base);
-    free(t->port_peer);
-    free(t->port_router);
-    free(t->node_link_base);
-    free(t->link_port);
-    free(t->link_node);
-    free(t->node_router);
+    free_wiring(t);
     t->ports = nt.ports;
     t->links = nt.links;
     t->max_radix = nt.max_radix;
