@@ -145,6 +145,14 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err);
  * "linkJ" for the engine's all-port port of the node's link J. */
 void mpp_topo_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len);
 
+/* A mesh's router r as col | row << 16 (topologies/mesh.c keeps the
+ * table as its private data: a routing step reads two entries instead of
+ * dividing by the width). t must be a mesh. */
+static inline uint32_t mpp_mesh_coord(const mpp_topo *t, uint32_t r)
+{
+    return ((const uint32_t *)t->priv)[r];
+}
+
 /* Global port of router r's local port p. */
 static inline uint32_t mpp_topo_gport(const mpp_topo *t, uint32_t r, uint32_t p)
 {

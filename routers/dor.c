@@ -19,8 +19,7 @@ static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
 
 static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr, int yx)
 {
-    const uint32_t *xy = t->priv; /* col | row << 16 (topologies/mesh.c) */
-    uint32_t a = xy[r], b = xy[tr];
+    uint32_t a = mpp_mesh_coord(t, r), b = mpp_mesh_coord(t, tr);
     uint32_t rx = a & 0xffff, ry = a >> 16, tx = b & 0xffff, ty = b >> 16;
     if (!yx) {
         if (tx != rx)

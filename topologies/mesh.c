@@ -4,8 +4,8 @@
  * node id. Local ports: 0 = E (col + 1), 1 = W (col - 1), 2 = S (row + 1),
  * 3 = N (row - 1), 4 = the node. Ports at the edges are unconnected.
  * dims[0] = cols (X extent), dims[1] = rows (Y extent); priv is the
- * routers' coordinates, col | row << 16 (mpp_mesh_coord: a routing step
- * reads two of them instead of dividing by the width twice). */
+ * routers' coordinates, col | row << 16, read through mpp_mesh_coord
+ * (core/topo.h). */
 #include "topologies/topology.h"
 
 #include "core/base/units.h"
@@ -74,8 +74,8 @@ static int mesh_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 
 static uint32_t mesh_distance(const mpp_topo *t, uint32_t a, uint32_t b)
 {
-    uint32_t C = t->dims[0];
-    uint32_t ax = a % C, ay = a / C, bx = b % C, by = b / C;
+    uint32_t pa = mpp_mesh_coord(t, a), pb = mpp_mesh_coord(t, b);
+    uint32_t ax = pa & 0xffff, ay = pa >> 16, bx = pb & 0xffff, by = pb >> 16;
     return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
 }
 
