@@ -306,16 +306,26 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         uint32_t peer = t->port_peer[g];
         if (peer == MPP_TOPO_NONE)
             continue;
-        uint32_t in = (peer & MPP_TOPO_NODE) ? P + (peer & ~MPP_TOPO_NODE) : peer;
-        p->dst = in;
-        mpp_net_port(n, in)->src = g;
-        if (peer & MPP_TOPO_NODE) {
+        if (!(peer & MPP_TOPO_NODE)) {
+            p->dst = peer;
+            mpp_net_port(n, peer)->src = g;
+            continue;
+        }
+        /* a node link: the router ejects out of g into endpoint P + l, and
+         * the node injects from P + l into g (a split link, t->link_eject,
+         * does each at its own port) */
+        uint32_t l = peer & ~MPP_TOPO_NODE;
+        if (!t->link_eject || t->link_eject[l] == g) {
             /* the node swallows a flit per cycle: no per-VC credits (nic:
              * ideal), or the receive-FIFO credits of its class (nic: model) */
+            p->dst = P + l;
+            mpp_net_port(n, P + l)->src = g;
             p->sink = 1;
-            p->sink_node = t->link_node[peer & ~MPP_TOPO_NODE];
-            mpp_net_port(n, P + (peer & ~MPP_TOPO_NODE))->dst = g;
-            p->src = P + (peer & ~MPP_TOPO_NODE);
+            p->sink_node = t->link_node[l];
+        }
+        if (t->link_port[l] == g) {
+            mpp_net_port(n, P + l)->dst = g;
+            p->src = P + l;
         }
     }
     if (n->nic_model)

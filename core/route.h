@@ -55,6 +55,23 @@ typedef struct mpp_route_out {
 
 typedef struct mpp_routing_ops mpp_routing_ops;
 
+/* The routing relation (the static deadlock check, core/deadlock.c). A
+ * packet's relation state at a router: the route class of the VC it holds
+ * (MPP_ROUTE_INJECT: it has just been injected there), the node it is bound
+ * for in that class (the target of its current phase; at injection, its
+ * destination) and the plug-in's private bits (mpp_route_state.flags). */
+#define MPP_ROUTE_INJECT 0xffffffffu
+
+typedef struct mpp_route_hop {
+    uint32_t port;          /* local output port of the router */
+    uint32_t route_class;   /* class of the VC taken there */
+    uint32_t to;            /* node then bound for */
+    uint32_t flags;         /* private bits then (< 256) */
+} mpp_route_hop;
+
+/* Called once per hop the relation allows. */
+typedef void (*mpp_route_emit)(void *ud, const mpp_route_hop *hop);
+
 /* A routing plug-in (STYLE rule 5). Hooks that may be NULL: setup (no
  * per-network precomputation), init_packet (then the state is one phase to
  * dst), destroy. supports and route_classes are required. */
@@ -81,6 +98,18 @@ struct mpp_routing_ops {
     void (*route)(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                   uint32_t in_port, mpp_route_state *st, mpp_rng *rng,
                   mpp_route_out *out);
+    /* The routing relation: every hop a head at router r may take, having
+     * arrived on local port in_port (its node's port at injection) on a VC
+     * of route class cls, bound for node `to` with private bits flags:
+     * emit(ud, hop) once per (output port, class, next target, next bits),
+     * random choices enumerated (a hop whose phase ends at the next router
+     * is emitted once per next target the plug-in may draw). A hop out of a
+     * port that ejects into node `to` ends the route. Must agree with route
+     * and init_packet: every path route can take is a path of the relation.
+     * NULL: no static check (mppnet check --deadlock says so). */
+    void (*relation)(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                     uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                     mpp_route_emit emit, void *ud);
     void (*destroy)(void *priv);
 };
 

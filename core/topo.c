@@ -79,6 +79,22 @@ void mpp_topo_attach(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p
         t->node_router[n] = r;
 }
 
+int mpp_topo_attach_eject(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p,
+                          mpp_err *err)
+{
+    if (!t->link_eject) {
+        t->link_eject = malloc((t->links + 1) * sizeof *t->link_eject);
+        if (!t->link_eject)
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        memcpy(t->link_eject, t->link_port, t->links * sizeof *t->link_eject);
+    }
+    uint32_t l = t->node_link_base[n] + k;
+    uint32_t g = t->port_base[r] + p;
+    t->link_eject[l] = g;
+    t->port_peer[g] = MPP_TOPO_NODE | l;
+    return 0;
+}
+
 int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_err *err)
 {
     memset(t, 0, sizeof *t);
@@ -102,6 +118,7 @@ static void free_wiring(mpp_topo *t)
     free(t->link_port);
     free(t->link_node);
     free(t->node_router);
+    free(t->link_eject);
 }
 
 void mpp_topo_free(mpp_topo *t)
@@ -126,7 +143,8 @@ bool mpp_topo_check(const mpp_topo *t)
             continue;
         if (p & MPP_TOPO_NODE) {
             uint32_t l = p & ~MPP_TOPO_NODE;
-            if (l >= t->links || t->link_port[l] != g)
+            if (l >= t->links ||
+                (t->link_port[l] != g && !(t->link_eject && t->link_eject[l] == g)))
                 return false;
         } else if (p >= t->ports || t->port_peer[p] != g) {
             return false;
@@ -137,6 +155,10 @@ bool mpp_topo_check(const mpp_topo *t)
             return false;
     for (uint32_t l = 0; l < t->links; l++)
         if (t->link_port[l] >= t->ports || t->port_peer[t->link_port[l]] != (MPP_TOPO_NODE | l))
+            return false;
+    for (uint32_t l = 0; t->link_eject && l < t->links; l++)
+        if (t->link_eject[l] >= t->ports ||
+            t->port_peer[t->link_eject[l]] != (MPP_TOPO_NODE | l))
             return false;
     for (uint32_t n = 0; n < t->nodes; n++)
         if (t->node_router[n] != t->port_router[t->link_port[t->node_link_base[n]]])
@@ -174,7 +196,7 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
 {
     uint32_t R = t->routers, N = t->nodes, maxk = 0;
     const char *name = t->ops ? t->ops->name : "topology";
-    if (t->links != N || t->pair_link)
+    if (t->links != N || t->pair_link || t->link_eject)
         return mpp_err_set(err, MPP_EINVAL,
                            "node.ports: all on the %s topology: its nodes already have several "
                            "links (ports: auto uses them all)",

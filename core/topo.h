@@ -55,8 +55,43 @@
 typedef enum mpp_topo_kind {
     MPP_TOPO_MESH = 1,
     MPP_TOPO_HYPERCUBE = 2,
-    MPP_TOPO_FATTREE = 3
+    MPP_TOPO_FATTREE = 3,
+    MPP_TOPO_KARY = 4,      /* k-ary n-cube (topologies/kary_ncube.c): priv is an mpp_cube */
+    MPP_TOPO_BUTTERFLY = 5  /* k-ary n-fly (topologies/butterfly.c) */
 } mpp_topo_kind;
+
+/* A k-ary n-fly (t->kind == MPP_TOPO_BUTTERFLY), as BookSim's `fly`:
+ * dims[0] = k, dims[1] = n; k^n terminals (nodes), n stages of k^(n-1)
+ * routers. Router id = stage * k^(n-1) + row, rows written in base k with
+ * n - 1 digits. Local ports: 0..k-1 backward (stage 0: terminal row*k + j
+ * injects on port j), k..2k-1 forward (last stage: port k + j ejects to
+ * terminal row*k + j), and on stage 0 and the last stage 2k..3k-1 the
+ * re-injection loop: the last stage's port 2k + j is wired to stage 0's
+ * port 2k + j of the same row (terminal row*k + j's interface passing a
+ * packet straight back in; Valiant's second pass). Forward port k + j of
+ * stage s < n - 1, row r, leads to stage s + 1, the row r with base-k digit
+ * n - 2 - s replaced by j, arriving on its backward port (that digit of r).
+ * Destination tag: at stage s take forward port k + digit (n - 1 - s) of
+ * the destination. Each terminal has one split link (link_eject). */
+
+/* The shape of a k-ary n-cube (t->kind == MPP_TOPO_KARY), its private data:
+ * k_0 x ... x k_(n-1) routers, one node each, node id = router id =
+ * sum coord[d] * stride[d] (dimension 0 varies fastest, as the mesh's
+ * columns). Local ports of every router: 2d = +d, 2d + 1 = -d, 2n = the
+ * node; a +d port at coordinate k_d - 1 wraps to coordinate 0 when
+ * dimension d is a ring (wrap[d]), else it is unconnected (and so is -d at
+ * coordinate 0). */
+#define MPP_CUBE_MAXDIM 16
+
+typedef struct mpp_cube {
+    uint32_t n;                        /* dimensions */
+    uint32_t k[MPP_CUBE_MAXDIM];       /* extent of each */
+    uint32_t stride[MPP_CUBE_MAXDIM];  /* stride[0] = 1, stride[d+1] = stride[d] * k[d] */
+    uint8_t wrap[MPP_CUBE_MAXDIM];     /* dimension d is a ring */
+    uint8_t descending;                /* dimension order: highest dimension first */
+    uint8_t any_wrap;                  /* some dimension is a ring */
+    uint16_t *coord;                   /* [routers * n]: router r's coordinates */
+} mpp_cube;
 
 typedef struct mpp_topo_ops mpp_topo_ops;
 
@@ -78,6 +113,11 @@ typedef struct mpp_topo {
     uint32_t *link_node;    /* [links] */
     uint32_t *node_router;  /* [nodes]: the router of the node's first link (one load
                                where a packet's destination router is needed) */
+    uint32_t *link_eject;   /* [links] or NULL: a split link (a butterfly's terminal)
+                               injects into link_port[l] and ejects from the router
+                               port link_eject[l]; both ports have peer NODE | l, the
+                               first used as an input only, the second as an output
+                               only. NULL: every link injects and ejects at link_port */
     /* set by mpp_topo_all_port only (NULL otherwise): */
     uint32_t *pair_link;    /* [ports]: the node link paired with a router-router
                                port, MPP_TOPO_NONE for the other ports */
@@ -119,6 +159,12 @@ void mpp_topo_connect(mpp_topo *t, uint32_t r, uint32_t p, uint32_t q, uint32_t 
 /* Attach node n's link k to router r port p. */
 void mpp_topo_attach(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p);
 
+/* Split node n's link k: it keeps injecting where mpp_topo_attach put it
+ * and ejects from router r port p instead (link_eject). Returns 0 or
+ * MPP_ENOMEM. */
+int mpp_topo_attach_eject(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p,
+                          mpp_err *err);
+
 /* Build the topology ops->name with configuration cfg into t. On failure t
  * holds nothing. */
 int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_err *err);
@@ -151,6 +197,12 @@ void mpp_topo_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, in
 static inline uint32_t mpp_mesh_coord(const mpp_topo *t, uint32_t r)
 {
     return ((const uint32_t *)t->priv)[r];
+}
+
+/* A k-ary n-cube's shape (t->kind must be MPP_TOPO_KARY). */
+static inline const mpp_cube *mpp_topo_cube(const mpp_topo *t)
+{
+    return (const mpp_cube *)t->priv;
 }
 
 /* Global port of router r's local port p. */

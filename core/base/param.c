@@ -135,6 +135,39 @@ int mpp_param_set_text(const mpp_param *p, const char *text, double net_mhz, voi
         memcpy(dst, &l, sizeof l);
         return MPP_UNITS_OK;
     }
+    case MPP_PT_BOOLLIST: {
+        /* one value, or a flow list "[true, false]" */
+        mpp_u32list l;
+        memset(&l, 0, sizeof l);
+        size_t n = strlen(text);
+        const char *c = text, *end = text + n;
+        if (n >= 2 && text[0] == '[' && text[n - 1] == ']') {
+            c++;
+            end--;
+        }
+        while (c < end) {
+            while (c < end && (*c == ' ' || *c == ','))
+                c++;
+            if (c == end)
+                break;
+            size_t k = 0;
+            while (c + k < end && c[k] != ',' && c[k] != ' ')
+                k++;
+            if (l.n == MPP_U32LIST_MAX)
+                return MPP_UNITS_BAD;
+            if (k == 4 && !strncmp(c, "true", 4))
+                l.v[l.n++] = 1;
+            else if (k == 5 && !strncmp(c, "false", 5))
+                l.v[l.n++] = 0;
+            else
+                return MPP_UNITS_BAD;
+            c += k;
+        }
+        if (text[0] != '[' && l.n != 1)
+            return MPP_UNITS_BAD;
+        memcpy(dst, &l, sizeof l);
+        return MPP_UNITS_OK;
+    }
     case MPP_PT_SENDLIST: {
         /* only the empty list has a text form; lists come from YAML */
         if (strcmp(text, "[]") != 0)

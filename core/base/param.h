@@ -38,6 +38,8 @@ typedef enum mpp_ptype {
     MPP_PT_BYTES,   /* uint64_t bytes; accepts units B, KB, KiB, MB, MiB, GB, GiB */
     MPP_PT_CYCLES,  /* uint64_t network cycles; accepts ns, us, ms, s when net_mhz > 0 */
     MPP_PT_U32LIST, /* mpp_u32list: a YAML list of integers (or one integer) */
+    MPP_PT_BOOLLIST, /* mpp_u32list of 0/1: a YAML list of true/false, or one true/false
+                        (stored as a list of one) */
     MPP_PT_SENDLIST, /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
     MPP_PT_STRING,  /* char[MPP_STR_MAX]: text (a file name) */
     MPP_PT_PLUGIN   /* const void *: an ops table of `family`; its config at `blob` */

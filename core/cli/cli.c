@@ -484,6 +484,7 @@ static const char *ptype_name(mpp_ptype t)
     case MPP_PT_BYTES: return "bytes";
     case MPP_PT_CYCLES: return "cycles";
     case MPP_PT_U32LIST: return "integer list";
+    case MPP_PT_BOOLLIST: return "bool or bool list";
     case MPP_PT_SENDLIST: return "send list";
     case MPP_PT_STRING: return "text";
     case MPP_PT_PLUGIN: return "plug-in";

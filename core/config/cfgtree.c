@@ -937,7 +937,7 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
             snprintf(range, sizeof range, " between %s and %s", lo, hi);
         else if (p->min > -1e300)
             snprintf(range, sizeof range, " of at least %s", lo);
-    } else if (t != MPP_PT_BOOL && t != MPP_PT_ENUM) {
+    } else if (t != MPP_PT_BOOL && t != MPP_PT_ENUM && t != MPP_PT_BOOLLIST) {
         uint64_t l, h;
         mpp_param_int_bounds(&row, &l, &h);
         if (h != UINT64_MAX)
@@ -952,6 +952,9 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
         break;
     case MPP_PT_U32LIST:
         snprintf(buf, size, "a list of at most %d integers%s", MPP_U32LIST_MAX, range);
+        break;
+    case MPP_PT_BOOLLIST:
+        snprintf(buf, size, "true, false or a list of at most %d of them", MPP_U32LIST_MAX);
         break;
     case MPP_PT_SENDLIST:
         snprintf(buf, size, "a list of at most %d [src, dst, bytes] triples (node ids%s)",
@@ -1104,6 +1107,24 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
             if ((rc = convert_item(item, p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &v, err)))
                 return rc;
             l.v[l.n++] = (uint32_t)v;
+        }
+        memcpy(dst, &l, sizeof l);
+        return 0;
+    }
+    case MPP_PT_BOOLLIST: {
+        mpp_u32list l;
+        memset(&l, 0, sizeof l);
+        if (n->kind == MPP_CFG_MAP || mpp_cfgtree_is_null(n))
+            return bad_value(n, p, p->type, keypath, err);
+        size_t count = n->kind == MPP_CFG_SEQ ? n->n : 1;
+        if (count > MPP_U32LIST_MAX)
+            return bad_value(n, p, p->type, keypath, err);
+        for (size_t i = 0; i < count; i++) {
+            const mpp_cfgnode *item = n->kind == MPP_CFG_SEQ ? n->val[i] : n;
+            if (item->kind != MPP_CFG_SCALAR ||
+                (strcmp(item->text, "true") != 0 && strcmp(item->text, "false") != 0))
+                return bad_value(item, p, p->type, keypath, err);
+            l.v[l.n++] = item->text[0] == 't';
         }
         memcpy(dst, &l, sizeof l);
         return 0;

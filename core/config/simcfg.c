@@ -669,6 +669,20 @@ static void em_param(emitter *em, const mpp_param *p, const void *base)
         mpp_sb_addc(em->sb, ']');
         break;
     }
+    case MPP_PT_BOOLLIST: {
+        mpp_u32list l;
+        memcpy(&l, src, sizeof l);
+        if (l.n == 1) {
+            mpp_sb_add(em->sb, l.v[0] ? "true" : "false");
+            break;
+        }
+        mpp_sb_addc(em->sb, '[');
+        for (uint32_t i = 0; i < l.n; i++)
+            mpp_sb_printf(em->sb, "%s%s", i ? (em->json ? "," : ", ") : "",
+                          l.v[i] ? "true" : "false");
+        mpp_sb_addc(em->sb, ']');
+        break;
+    }
     case MPP_PT_STRING:
         if (em->json)
             mpp_sb_json_str(em->sb, src);
