@@ -77,10 +77,14 @@ typedef enum mpp_topo_kind {
 /* The shape of a k-ary n-cube (t->kind == MPP_TOPO_KARY), its private data:
  * k_0 x ... x k_(n-1) routers, one node each, node id = router id =
  * sum coord[d] * stride[d] (dimension 0 varies fastest, as the mesh's
- * columns). Local ports of every router: 2d = +d, 2d + 1 = -d, 2n = the
- * node; a +d port at coordinate k_d - 1 wraps to coordinate 0 when
- * dimension d is a ring (wrap[d]), else it is unconnected (and so is -d at
- * coordinate 0). */
+ * columns). Local ports, dimension by dimension from pbase[d]: a dimension
+ * of 2 without wrap-around (a binary dimension: one neighbour, one link)
+ * has one port, pbase[d]; every other dimension two, pbase[d] = +d and
+ * pbase[d] + 1 = -d; the node's port comes last (node_port). So k = [C, R]
+ * (C, R >= 3) numbers the ports as the mesh (E W S N node) and
+ * k = [2, ..., 2] as the hypercube (dimension d, node). A +d port at
+ * coordinate k_d - 1 wraps to coordinate 0 when dimension d is a ring
+ * (wrap[d]), else it is unconnected (and so is -d at coordinate 0). */
 #define MPP_CUBE_MAXDIM 16
 
 typedef struct mpp_cube {
@@ -88,6 +92,10 @@ typedef struct mpp_cube {
     uint32_t k[MPP_CUBE_MAXDIM];       /* extent of each */
     uint32_t stride[MPP_CUBE_MAXDIM];  /* stride[0] = 1, stride[d+1] = stride[d] * k[d] */
     uint8_t wrap[MPP_CUBE_MAXDIM];     /* dimension d is a ring */
+    uint8_t pbase[MPP_CUBE_MAXDIM];    /* first local port of dimension d */
+    uint8_t two[MPP_CUBE_MAXDIM];      /* dimension d has a + and a - port */
+    uint8_t pdim[2 * MPP_CUBE_MAXDIM]; /* the dimension of local port p < node_port */
+    uint8_t node_port;                 /* the node's local port */
     uint8_t descending;                /* dimension order: highest dimension first */
     uint8_t any_wrap;                  /* some dimension is a ring */
     uint16_t *coord;                   /* [routers * n]: router r's coordinates */

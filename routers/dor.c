@@ -1,9 +1,24 @@
 /* routers/dor.c — dimension-order steps shared by the routing plug-ins on
- * meshes and hypercubes (see routing.h). A mesh step corrects X (columns)
- * before Y (rows); a hypercube step corrects the highest differing address
- * bit first (descending dimension order, as e-cube routing is usually
- * defined for the CM-2 / iPSC). Port numbers follow topologies/mesh.c and
- * topologies/hypercube.c. */
+ * meshes, hypercubes, k-ary n-cubes and butterflies (see routing.h). A mesh
+ * step corrects X (columns) before Y (rows); a hypercube step corrects the
+ * highest differing address bit first (descending dimension order, as
+ * e-cube routing is usually defined for the CM-2 / iPSC); a k-ary n-cube
+ * step corrects the first differing dimension of its configured order,
+ * going the shorter way round a ring (+ on a tie); a butterfly step is
+ * destination-tag. Port numbers follow topologies/mesh.c, hypercube.c,
+ * kary_ncube.c and butterfly.c.
+ *
+ * The dateline rule (k-ary n-cubes with rings): a packet's route class
+ * within a phase is phase * 2 + b, b = 0 until the packet crosses the
+ * wrap-around link of the ring it is travelling in, 1 from the hop after
+ * that crossing until it leaves the dimension (a new dimension, or a new
+ * phase, starts again at 0). The wrap-around link itself is taken on the
+ * lower class. Every ring's channels on the lower class then form a line
+ * ending at the wrap-around link, and those on the upper class a line
+ * starting after it that a minimal route never follows back to it (a
+ * route covers at most half the ring): no cycle within a dimension, and
+ * dimension order orders the dimensions, so two classes per phase make
+ * dimension-order routing deadlock-free on any torus (Dally and Seitz). */
 #include "routers/routing.h"
 
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
@@ -14,7 +29,8 @@ uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
 /* The local port of router r that ejects to node n (r must be n's router). */
 static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
 {
-    return t->link_port[t->node_link_base[n]] - t->port_base[r];
+    uint32_t l = t->node_link_base[n];
+    return (t->link_eject ? t->link_eject[l] : t->link_port[l]) - t->port_base[r];
 }
 
 static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr, int yx)
@@ -35,10 +51,68 @@ static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t t
     return eject_port(t, r, to);
 }
 
+/* k-ary n-cube: the port of one hop along dimension d from coordinate a
+ * toward b (a != b): + or -, on a ring the shorter way (+ on a tie). */
+static inline uint32_t kary_dir(const mpp_cube *c, uint32_t d, uint32_t a, uint32_t b)
+{
+    if (!c->two[d])
+        return c->pbase[d];
+    if (!c->wrap[d])
+        return b > a ? c->pbase[d] : c->pbase[d] + 1u;
+    uint32_t up = b > a ? b - a : b + c->k[d] - a;
+    return up <= c->k[d] - up ? c->pbase[d] : c->pbase[d] + 1u;
+}
+
+uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr)
+{
+    uint32_t n = c->n;
+    const uint16_t *a = c->coord + (size_t)r * n, *b = c->coord + (size_t)tr * n;
+    if (c->descending) {
+        for (uint32_t d = n; d-- > 0;)
+            if (a[d] != b[d])
+                return kary_dir(c, d, a[d], b[d]);
+    } else {
+        for (uint32_t d = 0; d < n; d++)
+            if (a[d] != b[d])
+                return kary_dir(c, d, a[d], b[d]);
+    }
+    return MPP_TOPO_NONE;
+}
+
+uint32_t mpp_routing_dateline(const mpp_cube *c, uint32_t r, uint32_t in_port, uint32_t out,
+                              uint32_t b_in)
+{
+    if (out >= c->node_port || in_port >= c->node_port)
+        return 0;
+    uint32_t d = c->pdim[out];
+    if (!c->wrap[d] || c->pdim[in_port] != d)
+        return 0;
+    /* it arrived travelling in dimension d: over the wrap-around link when
+     * it came in on -d at coordinate 0 (moving +) or on +d at k - 1 */
+    uint32_t x = c->coord[(size_t)r * c->n + d];
+    uint32_t wrapped = in_port != c->pbase[d] ? x == 0 : x == c->k[d] - 1;
+    return b_in | wrapped;
+}
+
+uint32_t mpp_routing_fly_step(const mpp_topo *t, uint32_t r, uint32_t to)
+{
+    uint32_t k = t->dims[0], n = t->dims[1], rows = t->dims[2];
+    uint32_t w = to; /* its digit n - 1 - s, s = r's stage */
+    for (uint32_t i = r / rows; i + 1 < n; i++)
+        w /= k;
+    return k + w % k;
+}
+
 uint32_t mpp_routing_dor_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr)
 {
     if (t->kind == MPP_TOPO_MESH)
         return mesh_step(t, r, to, tr, 0);
+    if (t->kind == MPP_TOPO_KARY) {
+        uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, tr);
+        return p != MPP_TOPO_NONE ? p : eject_port(t, r, to);
+    }
+    if (t->kind == MPP_TOPO_BUTTERFLY)
+        return mpp_routing_fly_step(t, r, to);
     uint32_t diff = r ^ tr;
     if (diff)
         return 31u - (uint32_t)__builtin_clz(diff);
@@ -57,8 +131,32 @@ uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to)
     return mpp_routing_dor_port(t, r, to);
 }
 
+uint32_t mpp_routing_ring_classes(const mpp_topo *t)
+{
+    return t->kind == MPP_TOPO_KARY && mpp_topo_cube(t)->any_wrap ? 2 : 1;
+}
+
+uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t out,
+                               uint32_t phase, uint32_t cls_in)
+{
+    if (t->kind != MPP_TOPO_KARY || !mpp_topo_cube(t)->any_wrap)
+        return phase;
+    /* the bit carries over only within the phase (cls_in = phase * 2 + b) */
+    uint32_t b_in = cls_in != MPP_ROUTE_INJECT && cls_in / 2 == phase ? cls_in & 1 : 0;
+    return phase * 2 + mpp_routing_dateline(mpp_topo_cube(t), r, in_port, out, b_in);
+}
+
 void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st)
 {
     while (st->phase + 1 < st->nphases && r == mpp_routing_node_router(t, st->target[st->phase]))
         st->phase++;
+}
+
+void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
+                            mpp_route_out *out)
+{
+    mpp_routing_phase_advance(t, r, st);
+    out->port = mpp_routing_dor_port(t, r, st->target[st->phase]);
+    out->route_class =
+        mpp_routing_dor_class(t, r, in_port, out->port, st->phase, st->route_class);
 }

@@ -1,27 +1,47 @@
 /* routers/ecube.c — dimension-order (e-cube) routing; BookSim alias "dor".
  *
  * Hypercube: correct the differing address bits in descending dimension
- * order. Mesh: X (columns) first, then Y (rows). Deterministic, minimal,
- * deadlock-free with one VC per message class on a mesh or hypercube (the
- * channel dependency graph is acyclic), so one route class. */
+ * order. Mesh: X (columns) first, then Y (rows). k-ary n-cube: the
+ * dimensions in its configured order, each ring the shorter way round.
+ * Butterfly: destination tag. Deterministic and minimal; deadlock-free with
+ * one route class on a mesh, hypercube, butterfly or k-ary n-cube without
+ * rings (the channel dependency graph is acyclic), and with two on a
+ * k-ary n-cube with a ring (the dateline rule, routers/dor.c). */
 #include "routers/routing.h"
 
 static bool ecube_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
-    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE)
+    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY ||
+        t->kind == MPP_TOPO_BUTTERFLY)
         return true;
-    mpp_err_set(err, MPP_EINVAL, "router 'ecube' supports the mesh and hypercube topologies, not '%s'",
+    mpp_err_set(err, MPP_EINVAL,
+                "router 'ecube' supports the mesh, hypercube, kary-ncube and butterfly topologies, "
+                "not '%s'",
                 t->ops->name);
     return false;
 }
 
-static uint32_t ecube_classes(const mpp_topo *t, const void *cfg) { return 1; }
+static uint32_t ecube_classes(const mpp_topo *t, const void *cfg)
+{
+    return mpp_routing_ring_classes(t);
+}
 
 static void ecube_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                         uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
     out->port = mpp_routing_dor_step(t, r, st->dst, st->dst_router);
-    out->route_class = 0;
+    out->route_class = t->kind == MPP_TOPO_KARY ? mpp_routing_dor_class(t, r, in_port, out->port, 0,
+                                                                         st->route_class)
+                                                : 0;
+}
+
+static void ecube_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                           uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                           mpp_route_emit emit, void *ud)
+{
+    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, to), .to = to};
+    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, 0, cls);
+    emit(ud, &h);
 }
 
 static const char *const ecube_aliases[] = {"dor", "dim_order", "e-cube", NULL};
@@ -29,8 +49,10 @@ static const char *const ecube_aliases[] = {"dor", "dim_order", "e-cube", NULL};
 const mpp_routing_ops mpp_routing_ecube = {
     .name = "ecube",
     .aliases = ecube_aliases,
-    .help = "dimension-order routing: mesh X then Y, hypercube highest bit first",
+    .help = "dimension-order routing: mesh X then Y, hypercube highest bit first, kary-ncube "
+            "in its order (datelines on rings), butterfly destination tag",
     .supports = ecube_supports,
     .route_classes = ecube_classes,
     .route = ecube_route,
+    .relation = ecube_relation,
 };

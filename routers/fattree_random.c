@@ -119,6 +119,23 @@ static void ftr_route(const mpp_topo *t, const void *cfg, void *privp, uint32_t 
     out->port = 4 + (up > 1 ? mpp_rng_below(rng, up) : 0);
 }
 
+/* The relation: down by the digit, or up on any parent port. */
+static void ftr_relation(const mpp_topo *t, const void *cfg, void *privp, uint32_t r,
+                         uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                         mpp_route_emit emit, void *ud)
+{
+    const ftr_priv *p = privp;
+    uint32_t l = p->level[r];
+    mpp_route_hop h = {.to = to};
+    if ((to >> (2 * l)) == p->sub[r]) {
+        h.port = (to >> (2 * (l - 1))) & 3;
+        emit(ud, &h);
+        return;
+    }
+    for (h.port = 4; h.port < t->port_base[r + 1] - t->port_base[r]; h.port++)
+        emit(ud, &h);
+}
+
 static const char *const ftr_aliases[] = {"nca", NULL};
 
 const mpp_routing_ops mpp_routing_fattree_random = {
@@ -130,5 +147,6 @@ const mpp_routing_ops mpp_routing_fattree_random = {
     .route_classes = ftr_classes,
     .setup = ftr_setup,
     .route = ftr_route,
+    .relation = ftr_relation,
     .destroy = ftr_destroy,
 };

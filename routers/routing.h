@@ -18,8 +18,9 @@ extern const mpp_family mpp_routing_family;
 
 /* Helpers shared by the dimension-ordered plug-ins (routers/dor.c): the
  * output port that moves one hop from router r toward node `to` in
- * dimension order (mesh: X then Y; hypercube: highest differing bit first),
- * or the node's ejection port when r is its router. Kinds mesh, hypercube. */
+ * dimension order (mesh: X then Y; hypercube: highest differing bit first;
+ * k-ary n-cube: its order; butterfly: destination tag), or the node's
+ * ejection port when r is its router. */
 uint32_t mpp_routing_dor_port(const mpp_topo *t, uint32_t r, uint32_t to);
 /* The same with the router tr of `to` given (the route state's dst_router:
  * no lookup per hop). */
@@ -29,6 +30,34 @@ uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to);
 /* Multi-phase plug-ins: while router r is the router of the current phase's
  * target and a later phase exists, move to the next phase. */
 void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st);
+/* k-ary n-cube (core/topo.h, mpp_cube): the port of one dimension-order
+ * hop from router r toward router tr — the first differing dimension in
+ * the shape's order, a ring the shorter way round (+ on a tie) — or
+ * MPP_TOPO_NONE when r == tr. */
+uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr);
+/* The dateline bit of a hop out of port `out` of router r on a k-ary
+ * n-cube, the packet having arrived on port in_port holding bit b_in in
+ * the same phase: 1 when out's dimension is a ring and the packet has
+ * crossed its wrap-around link while travelling in it (arriving over it
+ * now, or b_in). 0 for an ejection or a new dimension. */
+uint32_t mpp_routing_dateline(const mpp_cube *c, uint32_t r, uint32_t in_port, uint32_t out,
+                              uint32_t b_in);
+/* Butterfly: the forward port of router r toward terminal `to` by
+ * destination tag (at the last stage, the port ejecting to `to`). */
+uint32_t mpp_routing_fly_step(const mpp_topo *t, uint32_t r, uint32_t to);
+/* Route classes per phase of a dimension-ordered routing on t: 2 on a
+ * k-ary n-cube with a ring (the dateline rule), else 1. */
+uint32_t mpp_routing_ring_classes(const mpp_topo *t);
+/* The route class of a dimension-ordered hop out of `out` of router r in
+ * phase `phase`, having arrived on in_port holding class cls_in
+ * (MPP_ROUTE_INJECT at the source): phase * ring_classes + the dateline
+ * bit. */
+uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t out,
+                               uint32_t phase, uint32_t cls_in);
+/* A multi-phase dimension-ordered hop (valiant, romm): advance the phase,
+ * step toward its target, with the class of mpp_routing_dor_class. */
+void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
+                            mpp_route_out *out);
 /* The router node `n` attaches to through its first link. */
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n);
 

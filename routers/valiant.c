@@ -3,22 +3,36 @@
  * At the source a packet draws a uniformly random intermediate node r (from
  * the source's route-state stream); phase 0 routes to r, phase 1 from r to
  * the destination, each dimension-ordered (routers/dor.c) and each on its
- * own route class, so a phase-1 packet never waits for a phase-0 VC and the
- * two acyclic dependency graphs cannot close a cycle. Path length:
- * d(s, r) + d(r, t). Meshes and hypercubes. */
+ * own route classes, so a phase-1 packet never waits for a phase-0 VC and
+ * the two acyclic dependency graphs cannot close a cycle. Path length:
+ * d(s, r) + d(r, t). Meshes, hypercubes and k-ary n-cubes (on a ring, each
+ * phase uses the dateline rule's two classes: four in all).
+ *
+ * Butterflies: the first pass goes by destination tag to the intermediate
+ * terminal's side of the last stage and through its re-injection loop
+ * (topologies/butterfly.c) back into stage 0 — the terminal passes the
+ * packet on without a processor step — and the second pass by destination
+ * tag to the destination: d(s, r) + 1 + d(r, t) links. Passes on classes 0
+ * and 1 (the loop closes a cycle through the stages, which one class would
+ * not break). */
 #include "routers/routing.h"
 
 static bool valiant_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
-    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE)
+    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY ||
+        t->kind == MPP_TOPO_BUTTERFLY)
         return true;
     mpp_err_set(err, MPP_EINVAL,
-                "router 'valiant' supports the mesh and hypercube topologies, not '%s'",
+                "router 'valiant' supports the mesh, hypercube, kary-ncube and butterfly "
+                "topologies, not '%s'",
                 t->ops->name);
     return false;
 }
 
-static uint32_t valiant_classes(const mpp_topo *t, const void *cfg) { return 2; }
+static uint32_t valiant_classes(const mpp_topo *t, const void *cfg)
+{
+    return 2 * mpp_routing_ring_classes(t);
+}
 
 static void valiant_init(const mpp_topo *t, const void *cfg, void *priv, mpp_route_state *st,
                          mpp_rng *rng)
@@ -28,20 +42,94 @@ static void valiant_init(const mpp_topo *t, const void *cfg, void *priv, mpp_rou
     st->target[1] = st->dst;
 }
 
+/* Butterfly: the stage of router r, and whether in_port is a loop port of
+ * stage 0 (the packet is starting its second pass). */
+static uint32_t fly_stage(const mpp_topo *t, uint32_t r) { return r / t->dims[2]; }
+
+static bool fly_second(const mpp_topo *t, uint32_t r, uint32_t in_port)
+{
+    return fly_stage(t, r) == 0 && in_port >= 2 * t->dims[0];
+}
+
+/* The first pass's hop toward terminal w: at the last stage into its loop. */
+static uint32_t fly_first_hop(const mpp_topo *t, uint32_t r, uint32_t w)
+{
+    uint32_t p = mpp_routing_fly_step(t, r, w);
+    return fly_stage(t, r) + 1 == t->dims[1] ? p + t->dims[0] : p;
+}
+
 static void valiant_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                           uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
-    mpp_routing_phase_advance(t, r, st);
-    out->port = mpp_routing_dor_port(t, r, st->target[st->phase]);
+    if (t->kind != MPP_TOPO_BUTTERFLY) {
+        mpp_routing_dor_phased(t, r, in_port, st, out);
+        return;
+    }
+    if (fly_second(t, r, in_port))
+        st->phase = 1;
     out->route_class = st->phase;
+    out->port = st->phase ? mpp_routing_fly_step(t, r, st->dst) : fly_first_hop(t, r, st->target[0]);
+}
+
+/* The relation on a direct network: a hop toward `target` in `phase`. */
+static void hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls, uint32_t phase,
+                uint32_t target, mpp_route_emit emit, void *ud)
+{
+    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, target), .to = target};
+    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
+    emit(ud, &h);
+}
+
+static void valiant_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                             uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                             mpp_route_emit emit, void *ud)
+{
+    uint32_t N = t->nodes;
+    if (t->kind == MPP_TOPO_BUTTERFLY) {
+        mpp_route_hop h = {0};
+        if (cls == MPP_ROUTE_INJECT || (cls == 0 && !fly_second(t, r, in_port))) {
+            /* first pass: toward every intermediate at the source */
+            uint32_t lo = cls == MPP_ROUTE_INJECT ? 0 : to, hi = cls == MPP_ROUTE_INJECT ? N : to + 1;
+            for (uint32_t w = lo; w < hi; w++) {
+                h = (mpp_route_hop){.port = fly_first_hop(t, r, w), .route_class = 0, .to = w};
+                emit(ud, &h);
+            }
+        } else if (cls == 0) {
+            for (uint32_t d = 0; d < N; d++) { /* the second pass starts: any destination */
+                h = (mpp_route_hop){.port = mpp_routing_fly_step(t, r, d), .route_class = 1, .to = d};
+                emit(ud, &h);
+            }
+        } else {
+            h = (mpp_route_hop){.port = mpp_routing_fly_step(t, r, to), .route_class = 1, .to = to};
+            emit(ud, &h);
+        }
+        return;
+    }
+    uint32_t W = mpp_routing_ring_classes(t);
+    if (cls == MPP_ROUTE_INJECT) {
+        /* every intermediate; one at this router starts phase 1 here */
+        for (uint32_t w = 0; w < N; w++) {
+            if (mpp_routing_node_router(t, w) == r)
+                hop(t, r, in_port, cls, 1, to, emit, ud);
+            else
+                hop(t, r, in_port, cls, 0, w, emit, ud);
+        }
+    } else if (cls / W == 0 && r == mpp_routing_node_router(t, to)) {
+        for (uint32_t d = 0; d < N; d++) /* at the intermediate: any destination */
+            hop(t, r, in_port, cls, 1, d, emit, ud);
+    } else {
+        hop(t, r, in_port, cls, cls / W, to, emit, ud);
+    }
 }
 
 const mpp_routing_ops mpp_routing_valiant = {
     .name = "valiant",
     .stretch = 2, /* d(s, r) + d(r, t), r uniform: twice the mean distance */
-    .help = "two phases: to a random node, then to the destination, each dimension-ordered",
+    .help = "two phases: to a random node, then to the destination, each dimension-ordered "
+            "(butterfly: two passes through the intermediate terminal's loop)",
     .supports = valiant_supports,
     .route_classes = valiant_classes,
     .init_packet = valiant_init,
     .route = valiant_route,
+    .relation = valiant_relation,
 };

@@ -29,6 +29,21 @@ static void xyyx_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t 
     out->route_class = 0;
 }
 
+/* The relation: the order drawn at the source is the private bit. */
+static void xyyx_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                          uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                          mpp_route_emit emit, void *ud)
+{
+    for (uint32_t yx = 0; yx < 2; yx++)
+        if (cls == MPP_ROUTE_INJECT || flags == yx) {
+            mpp_route_hop h = {.port = yx ? mpp_routing_dor_port_yx(t, r, to)
+                                          : mpp_routing_dor_port(t, r, to),
+                               .to = to,
+                               .flags = yx};
+            emit(ud, &h);
+        }
+}
+
 const mpp_routing_ops mpp_routing_xyyx = {
     .name = "xyyx",
     .help = "test only: random XY or YX per packet on one VC class (deadlocks)",
@@ -37,4 +52,5 @@ const mpp_routing_ops mpp_routing_xyyx = {
     .route_classes = xyyx_classes,
     .init_packet = xyyx_init,
     .route = xyyx_route,
+    .relation = xyyx_relation,
 };

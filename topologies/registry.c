@@ -10,11 +10,15 @@
 extern const mpp_topo_ops mpp_topo_mesh;
 extern const mpp_topo_ops mpp_topo_hypercube;
 extern const mpp_topo_ops mpp_topo_cm5_fattree;
+extern const mpp_topo_ops mpp_topo_kary_ncube;
+extern const mpp_topo_ops mpp_topo_butterfly;
 
 static const mpp_topo_ops *const all[] = {
     &mpp_topo_mesh,
     &mpp_topo_hypercube,
     &mpp_topo_cm5_fattree,
+    &mpp_topo_kary_ncube,
+    &mpp_topo_butterfly,
     NULL,
 };
 

@@ -1092,6 +1092,8 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
     case MPP_PT_U32LIST: {
         mpp_u32list l;
         memset(&l, 0, sizeof l);
+        if (n->kind == MPP_CFG_SCALAR && n->text[0] == '[') /* a flow list in one scalar */
+            return convert_scalar(n, p, p->type, keypath, net_mhz, base, err);
         if (n->kind == MPP_CFG_MAP || mpp_cfgtree_is_null(n))
             return bad_value(n, p, p->type, keypath, err);
         size_t count = n->kind == MPP_CFG_SEQ ? n->n : 1;
@@ -1114,6 +1116,8 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
     case MPP_PT_BOOLLIST: {
         mpp_u32list l;
         memset(&l, 0, sizeof l);
+        if (n->kind == MPP_CFG_SCALAR && n->text[0] == '[')
+            return convert_scalar(n, p, p->type, keypath, net_mhz, base, err);
         if (n->kind == MPP_CFG_MAP || mpp_cfgtree_is_null(n))
             return bad_value(n, p, p->type, keypath, err);
         size_t count = n->kind == MPP_CFG_SEQ ? n->n : 1;
