@@ -141,9 +141,11 @@ uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, 
 {
     if (t->kind != MPP_TOPO_KARY || !mpp_topo_cube(t)->any_wrap)
         return phase;
-    /* the bit carries over only within the phase (cls_in = phase * 2 + b) */
-    uint32_t b_in = cls_in != MPP_ROUTE_INJECT && cls_in / 2 == phase ? cls_in & 1 : 0;
-    return phase * 2 + mpp_routing_dateline(mpp_topo_cube(t), r, in_port, out, b_in);
+    /* the source and a new phase start on the lower class; within a
+     * phase (cls_in = phase * 2 + b) the bit carries over */
+    if (cls_in == MPP_ROUTE_INJECT || cls_in / 2 != phase)
+        return phase * 2;
+    return phase * 2 + mpp_routing_dateline(mpp_topo_cube(t), r, in_port, out, cls_in & 1);
 }
 
 void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st)
