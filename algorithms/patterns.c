@@ -7,25 +7,38 @@
  * which sources are visited. Definitions (BookSim names as aliases):
  *   uniform         any node, the source included (as BookSim's uniform)
  *   uniform-noself  any node but the source
- *   transpose       mesh: (x, y) -> (y, x), square meshes only; other
- *                   networks: swap the two halves of the address bits
- *                   (N = 4^k)
+ *   transpose       mesh, k-ary n-cube: rotate the coordinates by
+ *                   h = floor(n/2) places, coordinate d of the destination
+ *                   = coordinate (d + h) mod n of the source: (x, y) ->
+ *                   (y, x), (x, y, z) -> (y, z, x) (x = dimension 0), and
+ *                   on an even n the two halves of the coordinates swap,
+ *                   so a binary n-cube's transpose is the hypercube's;
+ *                   every extent equal (a square mesh); other networks:
+ *                   swap the two halves of the address bits (N = 4^k)
  *   bit-reversal    reverse the log2 N address bits (N = 2^k)
  *   bit-complement  complement every address bit (N = 2^k)
  *   shuffle         rotate the address bits left by one (N = 2^k)
- *   tornado         mesh: x -> (x + ceil(k/2) - 1) mod k in each dimension;
- *                   other networks: the same on the ring of N ids
- *   neighbor        mesh: x -> (x + 1) mod k in each dimension; other
- *                   networks: (i + 1) mod N
+ *   tornado         mesh, k-ary n-cube: every coordinate
+ *                   x -> (x + ceil(k_d/2) - 1) mod k_d, k_d the extent of
+ *                   its dimension; other networks: the same on the ring of
+ *                   N ids
+ *   neighbor        mesh, k-ary n-cube: every coordinate x -> (x + 1) mod k_d;
+ *                   other networks: (i + 1) mod N
  *   hotspot         with probability `fraction` a uniformly chosen node of
  *                   `nodes`, otherwise uniform
  *   single-random   each source one destination (not itself) drawn at start
  *   randperm        one uniformly random permutation drawn at start
  *   xor             source XOR mask (every id XOR mask must exist)
+ * "Other networks" are those without coordinates: the hypercube (whose
+ * address bits are its coordinates), the fat trees and the butterfly
+ * (terminals 0..k^n - 1). The patterns read a k-ary n-cube's shape (n, k,
+ * stride of its mpp_cube) and nothing else of it: coordinates are computed
+ * from the id, not read from the cube's coord table.
  * Invariant: every destination is < N. */
 #include "algorithms/patterns.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,10 +91,50 @@ static const mpp_pattern_ops pat_noself = {
     .dest = noself_dest,
 };
 
+/* --- k-ary n-cube coordinates ------------------------------------------ */
+
+/* Coordinate d of node i of the k-ary n-cube c (node id = router id =
+ * sum coord[d] * stride[d]). Setup only: a division per call. */
+static uint32_t cube_coord(const mpp_cube *c, uint32_t i, uint32_t d)
+{
+    return i / c->stride[d] % c->k[d];
+}
+
+/* The extents of c as "k0 x k1 x ... x k(n-1)" (dimension 0 first), for
+ * messages. */
+static void cube_shape(const mpp_cube *c, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t d = 0; d < c->n && at < len; d++) {
+        int w = snprintf(buf + at, len - at, d ? " x %u" : "%u", c->k[d]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+}
+
 /* --- transpose ---------------------------------------------------------- */
 
+/* Coordinates rotate, so every dimension must have the extent of the one
+ * whose coordinate it receives: all extents equal. */
 static bool transpose_check(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
+    if (t->kind == MPP_TOPO_KARY) {
+        const mpp_cube *c = mpp_topo_cube(t);
+        uint32_t d = 1;
+        while (d < c->n && c->k[d] == c->k[0])
+            d++;
+        if (d >= c->n)
+            return true;
+        char shape[MPP_CUBE_MAXDIM * 16];
+        cube_shape(c, shape, sizeof shape);
+        mpp_err_set(err, MPP_EINVAL,
+                    "traffic pattern 'transpose' needs dimensions of one size; this k-ary n-cube "
+                    "is %s",
+                    shape);
+        return false;
+    }
     if (t->kind == MPP_TOPO_MESH) {
         if (t->dims[0] == t->dims[1])
             return true;
@@ -101,6 +154,17 @@ static bool transpose_check(const mpp_topo *t, const void *cfg, mpp_err *err)
 
 static void transpose_perm(const mpp_topo *t, const void *cfg, mpp_rng *rng, uint32_t *tab)
 {
+    if (t->kind == MPP_TOPO_KARY) {
+        /* destination coordinate d = source coordinate (d + n/2) mod n */
+        const mpp_cube *c = mpp_topo_cube(t);
+        for (uint32_t i = 0; i < t->nodes; i++) {
+            uint32_t j = 0;
+            for (uint32_t d = 0; d < c->n; d++)
+                j += cube_coord(c, i, (d + c->n / 2) % c->n) * c->stride[d];
+            tab[i] = j;
+        }
+        return;
+    }
     if (t->kind == MPP_TOPO_MESH) {
         uint32_t C = t->dims[0];
         for (uint32_t i = 0; i < t->nodes; i++)
@@ -114,7 +178,8 @@ static void transpose_perm(const mpp_topo *t, const void *cfg, mpp_rng *rng, uin
 
 static const mpp_pattern_ops pat_transpose = {
     .name = "transpose",
-    .help = "mesh (x,y)->(y,x); hypercube/others: swap address halves",
+    .help = "mesh, k-ary n-cube: rotate the coordinates by n/2, (x,y,z)->(y,z,x) (extents "
+            "equal); others: swap address halves",
     .check = transpose_check,
     .perm = transpose_perm,
 };
@@ -170,8 +235,23 @@ static const mpp_pattern_ops pat_shuffle = {
 
 /* --- tornado, neighbor -------------------------------------------------- */
 
+/* Move every coordinate by an offset (tornado: ceil(k/2) - 1, neighbor: 1,
+ * modulo the extent k of its dimension); networks without coordinates: the
+ * ring of N ids. */
 static void ring_offset_perm(const mpp_topo *t, uint32_t *tab, int tornado)
 {
+    if (t->kind == MPP_TOPO_KARY) {
+        const mpp_cube *c = mpp_topo_cube(t);
+        for (uint32_t i = 0; i < t->nodes; i++) {
+            uint32_t j = 0;
+            for (uint32_t d = 0; d < c->n; d++) {
+                uint32_t k = c->k[d], o = tornado ? (k + 1) / 2 - 1 : 1 % k;
+                j += (cube_coord(c, i, d) + o) % k * c->stride[d];
+            }
+            tab[i] = j;
+        }
+        return;
+    }
     if (t->kind == MPP_TOPO_MESH) {
         uint32_t C = t->dims[0], R = t->dims[1];
         uint32_t ox = tornado ? (C + 1) / 2 - 1 : 1 % C;
@@ -199,12 +279,14 @@ static void neighbor_perm(const mpp_topo *t, const void *cfg, mpp_rng *rng, uint
 
 static const mpp_pattern_ops pat_tornado = {
     .name = "tornado",
-    .help = "mesh: x -> x + ceil(k/2) - 1 per dimension; others: on the ring of ids",
+    .help = "mesh, k-ary n-cube: x -> x + ceil(k/2) - 1 (mod k) in every dimension; others: "
+            "on the ring of ids",
     .perm = tornado_perm,
 };
 static const mpp_pattern_ops pat_neighbor = {
     .name = "neighbor",
-    .help = "mesh: x -> x + 1 (mod k) per dimension; others: i -> i + 1 (mod N)",
+    .help = "mesh, k-ary n-cube: x -> x + 1 (mod k) in every dimension; others: i -> i + 1 "
+            "(mod N)",
     .perm = neighbor_perm,
 };
 

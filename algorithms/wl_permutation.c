@@ -12,7 +12,9 @@
  * ejection link) and the bisection bound (the flits that must cross a
  * bisection in one direction, divided by the channels crossing it in that
  * direction): a mesh's middle column and middle row cuts, each dimension of
- * a hypercube; other topologies have only the ejection bound.
+ * a hypercube, the middle cut of each dimension of a k-ary n-cube
+ * (mpp_permutation_bound says how a ring dimension counts); other
+ * topologies (fat trees, the butterfly) have only the ejection bound.
  *
  * Invariant: left[m] == packets of message m not yet delivered; a message
  * completes (its latency is recorded) exactly once, when left[m] reaches 0. */
@@ -56,8 +58,24 @@ typedef struct perm {
     double lower_bound;
 } perm;
 
-static double bound(const mpp_topo *t, const uint64_t *dst_flits, const uint32_t *src,
-                    const uint32_t *dst, const uint64_t *fl, uint32_t n)
+/* The k-ary n-cube's cuts: for each dimension d with k = k[d] >= 2, the
+ * nodes with coordinate d below k/2 against the rest, lines = N / k lines
+ * of dimension d crossing it.
+ *   - Not a ring: one link per line crosses the cut, as in the mesh: the
+ *     flits crossing in the busier direction over `lines`. The same
+ *     operations in the same order as the mesh and hypercube branches, so
+ *     a cube of the mesh's shape (k = {cols, rows}) or of the hypercube's
+ *     (k = {2, ..., 2}), without rings, gives their bound bit for bit.
+ *   - A ring: two links per line cross the cut, the middle one and the
+ *     wrap-around, so two channels per line lead from the lower half to
+ *     the upper (the middle link's + direction, the wrap-around's -) and
+ *     two back: the flits crossing in the busier direction over
+ *     2 * lines.
+ * The butterfly keeps the ejection bound only: every packet crosses each
+ * stage's k^n channels once, so a stage's average load (all flits over
+ * k^n = N channels) never exceeds the busiest destination's. */
+double mpp_permutation_bound(const mpp_topo *t, const uint64_t *dst_flits, const uint32_t *src,
+                             const uint32_t *dst, const uint64_t *fl, uint32_t n)
 {
     double ej = 0, bis = 0;
     for (uint32_t d = 0; d < t->nodes; d++) {
@@ -95,6 +113,26 @@ static double bound(const mpp_topo *t, const uint64_t *dst_flits, const uint32_t
                         up += fl[m];
                 }
             double bb = (double)(up > down ? up : down) / (t->nodes / 2);
+            if (bb > bis)
+                bis = bb;
+        }
+    } else if (t->kind == MPP_TOPO_KARY) {
+        const mpp_cube *c = mpp_topo_cube(t);
+        for (uint32_t dim = 0; dim < c->n; dim++) {
+            uint32_t ext = c->k[dim], stride = c->stride[dim];
+            if (ext < 2)
+                continue;
+            uint32_t lines = t->nodes / ext;
+            uint64_t lr = 0, rl = 0;
+            for (uint32_t m = 0; m < n; m++) {
+                uint32_t a = src[m] / stride % ext, b = dst[m] / stride % ext;
+                if (a < ext / 2 && b >= ext / 2)
+                    lr += fl[m];
+                else if (a >= ext / 2 && b < ext / 2)
+                    rl += fl[m];
+            }
+            double bb = c->wrap[dim] ? (double)(lr > rl ? lr : rl) / (2.0 * lines)
+                                     : (double)(lr > rl ? lr : rl) / lines;
             if (bb > bis)
                 bis = bb;
         }
@@ -156,7 +194,7 @@ static int perm_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         }
         pm->left[m] = (uint32_t)npk;
     }
-    pm->lower_bound = bound(t, dst_flits, src, dst, fl, pm->nmsg);
+    pm->lower_bound = mpp_permutation_bound(t, dst_flits, src, dst, fl, pm->nmsg);
 out:
     free(partner);
     free(src);
