@@ -8,7 +8,7 @@
  * table at setup; random ones (uniform, uniform-noself, hotspot) draw from the
  * source's stream at every packet. Each pattern declares the network sizes it
  * is defined for through check() (e.g. bit patterns need a power of two,
- * transpose a square mesh or an even number of address bits). */
+ * transpose a square mesh, a k-ary n-cube with equal extents, or an even number of address bits). */
 #ifndef MPP_CORE_TRAFFIC_H
 #define MPP_CORE_TRAFFIC_H
 
