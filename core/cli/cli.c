@@ -56,6 +56,7 @@
 #include "core/cli/plot.h"
 #include "core/cli/runner.h"
 #include "core/config/preset.h"
+#include "core/deadlock.h"
 #include "core/sim.h"
 #include "core/base/strbuf.h"
 
@@ -81,6 +82,7 @@ static const char help_main[] =
     "  run EXP.yaml     run an experiment (sweep points x seeds), write results\n"
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
+    "                   (--deadlock: the static deadlock check of its networks)\n"
     "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
     "  com SUBCMD       communication matrices: com gen, com info, com convert\n"
     "  schedule ...     run a scheduler on a COM file or generated matrices\n"
@@ -129,12 +131,22 @@ static const char help_sim[] =
     "`mppnet list` shows the names and their parameters.\n";
 
 static const char help_check[] =
-    "usage: mppnet check EXP.yaml [key.path=value ...]\n"
+    "usage: mppnet check [--deadlock] EXP.yaml [key.path=value ...]\n"
     "\n"
     "Load an experiment, apply the overrides, expand the sweep and check the\n"
     "configuration of every run (as `mppnet run` would) without running it.\n"
     "Prints \"EXP.yaml: ok, N runs\" and exits 0, or prints the error (with\n"
-    "file:line:column) and exits 2.\n";
+    "file:line:column) and exits 2.\n"
+    "\n"
+    "options:\n"
+    "  --deadlock   the static deadlock check instead: for each distinct\n"
+    "               network of the sweep (topology, router, VCs), build the\n"
+    "               channel dependency graph from the router's routing relation\n"
+    "               and print a cycle (its channels and VCs) or \"no cycle\".\n"
+    "               A network the setup refuses for too few VCs is checked too:\n"
+    "               the reason, then the cycle that makes the refusal necessary.\n"
+    "               Exit status 0 no cycle, 1 a cycle (or a router breaking its\n"
+    "               relation), 2 bad input or a router without a relation.\n";
 
 static const char help_list[] =
     "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|broadcasts|presets]\n"
@@ -217,12 +229,142 @@ static const struct option no_options[] = {{NULL, 0, NULL, 0}};
 
 static int no_opt(void *ud, int code, const char *arg) { return 2; }
 
+static const struct option check_options[] = {
+    {"deadlock", no_argument, NULL, 1000}, /* long only: codes above 127 */
+    {NULL, 0, NULL, 0},
+};
+
+static int check_opt(void *ud, int code, const char *arg)
+{
+    *(bool *)ud = true; /* --deadlock, the only option */
+    return 0;
+}
+
+/* " (a=x, b=y)": the sweep values that every run of group g (runs i with
+ * grp[i] == g, the first being `first`) shares and that vary in e, or
+ * " (run N)" when there are none and several groups; appended to sb. */
+static void deadlock_label(const mpp_experiment *e, const size_t *grp, size_t g, size_t first,
+                           size_t ngroups, mpp_sb *sb)
+{
+    size_t n = mpp_experiment_runs(e), shown = 0;
+    for (size_t a = 0; a < mpp_experiment_axes(e); a++) {
+        const char *v = mpp_experiment_value(e, first, a);
+        bool same = true, varies = false;
+        for (size_t i = 0; i < n && same; i++) {
+            bool eq = !strcmp(mpp_experiment_value(e, i, a), v);
+            same = eq || grp[i] != g;
+            varies |= !eq;
+        }
+        if (same && varies)
+            mpp_sb_printf(sb, "%s%s=%s", shown++ ? ", " : " (", mpp_experiment_axis(e, a), v);
+    }
+    if (shown)
+        mpp_sb_addc(sb, ')');
+    else if (ngroups > 1)
+        mpp_sb_printf(sb, " (run %zu)", first);
+}
+
+/* One static check's report on stdout (docs/cli.md, "mppnet check"). */
+static void deadlock_print(const char *name, const mpp_sim_config *c,
+                           const mpp_deadlock_result *r)
+{
+    printf("%s: router %s, topology %s (%" PRIu32 " nodes), %" PRIu32 " VC%s", name,
+           c->net.routing->name, c->net.topo->name, r->nodes, r->vcs, r->vcs == 1 ? "" : "s");
+    if (r->message_classes > 1)
+        printf(" for %" PRIu32 " message classes (class 0 checked)", r->message_classes);
+    printf(", %" PRIu32 " route class%s\n", r->route_classes, r->route_classes == 1 ? "" : "es");
+    if (r->refusal[0])
+        printf("  the setup refuses this configuration: %s\n", r->refusal);
+    if (r->ncycle)
+        printf("  cycle of %" PRIu32 " channels%s, each held by a packet that waits for the "
+               "next:\n",
+               r->ncycle, r->folded ? " that makes the refusal necessary" : "");
+    for (uint32_t i = 0; i < r->ncycle; i++) {
+        const mpp_deadlock_chan *ch = &r->cycle[i];
+        printf("    router %" PRIu32 " port %s (-> router %" PRIu32 " port %s) ", ch->router,
+               ch->port_name, ch->next_router, ch->next_name);
+        if (ch->class_lo == ch->class_hi)
+            printf("class %" PRIu32, ch->class_lo);
+        else
+            printf("classes %" PRIu32 "..%" PRIu32, ch->class_lo, ch->class_hi);
+        if (ch->vc_lo == ch->vc_hi)
+            printf(" [VC %" PRIu32 "]\n", ch->vc_lo);
+        else
+            printf(" [VCs %" PRIu32 "..%" PRIu32 "]\n", ch->vc_lo, ch->vc_hi);
+    }
+    printf("  %s%" PRIu64 " channels, %" PRIu64 " VC groups, %" PRIu64 " dependencies, %" PRIu64
+           " states\n",
+           r->ncycle ? "" : r->folded ? "no cycle even so: " : "no cycle: ", r->channels,
+           r->vertices, r->edges, r->states);
+}
+
+/* `check --deadlock`: the static check of each distinct network of e
+ * (mpp_deadlock_same), labelled with its sweep values. The exit status:
+ * the highest of 0 (no cycle), 1 (a cycle, a relation broken), 2. */
+static int check_deadlock(const mpp_experiment *e, const char *path)
+{
+    size_t n = mpp_experiment_runs(e), ngroups = 0;
+    size_t *grp = malloc((n + 1) * sizeof *grp), *first = malloc((n + 1) * sizeof *first);
+    if (!grp || !first) {
+        free(grp);
+        free(first);
+        return mpp_args_usage("check", "out of memory");
+    }
+    bool all_port = false;
+    for (size_t i = 0; i < n; i++) {
+        const mpp_sim_config *c = mpp_experiment_config(e, i);
+        size_t g = 0;
+        while (g < ngroups && !mpp_deadlock_same(mpp_experiment_config(e, first[g]), c))
+            g++;
+        if (g == ngroups)
+            first[ngroups++] = i;
+        grp[i] = g;
+        all_port |= c->node.ports == MPP_PORTS_ALL;
+    }
+    if (all_port)
+        fprintf(stderr, "mppnet: note: node.ports: all is not modelled by the static check: it "
+                        "checks the topology's own node links\n");
+    int status = 0;
+    mpp_sb name;
+    mpp_sb_init(&name);
+    for (size_t g = 0; g < ngroups; g++) {
+        const mpp_sim_config *c = mpp_experiment_config(e, first[g]);
+        mpp_sb_reset(&name);
+        mpp_sb_add(&name, path);
+        deadlock_label(e, grp, g, first[g], ngroups, &name);
+        mpp_deadlock_result r;
+        memset(&r, 0, sizeof r);
+        mpp_err err;
+        mpp_err_clear(&err);
+        int rc = mpp_sb_ok(&name) ? mpp_deadlock_check_config(c, &r, &err)
+                                  : mpp_err_set(&err, MPP_ENOMEM, "out of memory");
+        int st;
+        if (rc) {
+            fflush(stdout);
+            mpp_err_prefix(&err, "%s", mpp_sb_ok(&name) ? name.s : path);
+            st = mpp_args_fail(&err);
+        } else {
+            deadlock_print(name.s, c, &r);
+            st = r.ncycle ? 1 : 0;
+        }
+        mpp_deadlock_result_free(&r);
+        if (st > status)
+            status = st;
+    }
+    mpp_sb_free(&name);
+    free(grp);
+    free(first);
+    if (fflush(stdout) != 0)
+        status = 2;
+    return status;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     mpp_args rest;
-    bool done;
-    int status = mpp_args_parse("check", argc, argv, no_options, help_check, no_opt, NULL, &rest,
-                                &done);
+    bool done, deadlock = false;
+    int status = mpp_args_parse("check", argc, argv, check_options, help_check, check_opt,
+                                &deadlock, &rest, &done);
     const char *path = NULL;
     const char **ov = calloc(rest.n + 1, sizeof *ov);
     size_t nov = 0;
@@ -245,7 +387,9 @@ static int cmd_check(int argc, char **argv)
     mpp_err_clear(&err);
     if (!status && !done && !(e = mpp_experiment_load(path, nov, ov, &err)))
         status = mpp_args_fail(&err);
-    if (e && mpp_run_validate(e, path, &err))
+    if (e && deadlock)
+        status = check_deadlock(e, path); /* not validated: it checks what the setup refuses */
+    else if (e && mpp_run_validate(e, path, &err))
         status = mpp_args_fail(&err);
     else if (e)
         printf("%s: ok, %zu run%s\n", path, mpp_experiment_runs(e),
