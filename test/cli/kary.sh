@@ -4,7 +4,9 @@
 #   2. full load (rate 1.0, 20 000 cycles) of every router on every topology
 #      it supports, with its minimum VCs, finishes without deadlock; one VC
 #      fewer is a configuration error;
-#   3. bad shapes and combinations: exit 2 with the reason, nothing written.
+#   3. `mppnet check --deadlock` finds no cycle in each of those, a cycle
+#      with one VC fewer (which the setup refuses) and for xyyx;
+#   4. bad shapes and combinations: exit 2 with the reason, nothing written.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -90,7 +92,48 @@ full_load butterfly:4x3 valiant 2
 # the minimum of one VC: zero is refused as well
 expect_bad vcs_zero 'between 1 and 64' sim -q --topology butterfly:4x3 --vcs 0 --cycles 10
 
-# --- 3. bad input ---------------------------------------------------------
+# --- the static check: no cycle with the minimum VCs, a cycle with one
+# fewer (the configurations the setup refuses) and for xyyx -------------
+static_check() { # TOPOLOGY ROUTER VCS WANT-STATUS
+    cat >"$T/ck.yaml" <<YAML
+mppnet: 1
+name: ck
+network:
+  topology: "$1"
+  router: "$2"
+  vcs: $3
+YAML
+    local rc=0
+    "$MPPNET" check --deadlock "$T/ck.yaml" >"$T/ck.out" 2>&1 || rc=$?
+    if [ "$rc" != "$4" ]; then
+        fail "check --deadlock $1 $2 vcs $3: exit $rc, expected $4: $(head -3 "$T/ck.out")"
+    elif [ "$4" = 0 ]; then
+        grep -q '  no cycle: ' "$T/ck.out" && pass "check --deadlock $1 $2 vcs $3: no cycle" ||
+            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
+    else
+        grep -q 'cycle of [0-9]* channels' "$T/ck.out" &&
+            { [ "$2" = xyyx ] || grep -q 'the setup refuses this configuration' "$T/ck.out"; } &&
+            pass "check --deadlock $1 $2 vcs $3: $(grep -o 'cycle of [0-9]* channels' "$T/ck.out")" ||
+            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
+    fi
+}
+static_check kary-ncube:4x4x4 ecube 2 0
+static_check kary-ncube:4x4x4 ecube 1 1
+static_check kary-ncube:4x4x4 valiant 4 0
+static_check kary-ncube:4x4x4 valiant 3 1
+static_check kary-ncube:4x4x4 romm 4 0
+static_check kary-ncube:4x4x4 romm 3 1
+static_check hypercube:6 ecube 1 0
+static_check hypercube:6 valiant 2 0
+static_check hypercube:6 valiant 1 1
+static_check hypercube:6 romm 2 0
+static_check hypercube:6 romm 1 1
+static_check butterfly:4x3 ecube 1 0
+static_check butterfly:4x3 valiant 2 0
+static_check butterfly:4x3 valiant 1 1
+static_check mesh:4x4 xyyx 1 1
+
+# --- 4. bad input ---------------------------------------------------------
 bad_exp() { # NETWORK-LINES [WORKLOAD-LINES]
     cat <<YAML
 mppnet: 1
