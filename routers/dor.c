@@ -103,16 +103,23 @@ uint32_t mpp_routing_fly_step(const mpp_topo *t, uint32_t r, uint32_t to)
     return k + w % k;
 }
 
+/* The k-ary n-cube's and the butterfly's step, out of line so that the
+ * mesh's and the hypercube's (the engine's benchmarks) stay short. */
+static __attribute__((noinline)) uint32_t other_step(const mpp_topo *t, uint32_t r, uint32_t to,
+                                                     uint32_t tr)
+{
+    if (t->kind == MPP_TOPO_BUTTERFLY)
+        return mpp_routing_fly_step(t, r, to);
+    uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, tr);
+    return p != MPP_TOPO_NONE ? p : eject_port(t, r, to);
+}
+
 uint32_t mpp_routing_dor_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr)
 {
     if (t->kind == MPP_TOPO_MESH)
         return mesh_step(t, r, to, tr, 0);
-    if (t->kind == MPP_TOPO_KARY) {
-        uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, tr);
-        return p != MPP_TOPO_NONE ? p : eject_port(t, r, to);
-    }
-    if (t->kind == MPP_TOPO_BUTTERFLY)
-        return mpp_routing_fly_step(t, r, to);
+    if (t->kind != MPP_TOPO_HYPERCUBE)
+        return other_step(t, r, to, tr);
     uint32_t diff = r ^ tr;
     if (diff)
         return 31u - (uint32_t)__builtin_clz(diff);
