@@ -151,6 +151,14 @@ output:
   plot: false
 YAML
 }
+# the bool-list key from a file, an override and --dump-config
+bad_exp "  kary-ncube: {k: [4, 3], torus: [true, false]}" >bl.yaml
+"$MPPNET" run bl.yaml -q --dump-config 'network.kary-ncube.torus=[false, true]' >bl.out 2>&1 &&
+    grep -q '    torus: \[false, true\]' bl.out && pass "torus as a list: override and dump" ||
+    fail "torus list: $(head -5 bl.out)"
+"$MPPNET" run bl.yaml -q --dump-config 'network.kary-ncube.torus=false' >bl.out 2>&1 &&
+    grep -q '    torus: false' bl.out && pass "torus as one value" || fail "torus one value: $(head -5 bl.out)"
+
 bad_exp "  kary-ncube: {k: [65535, 65535, 65535]}" >"$T/kary_overflow.yaml"
 expect_bad kary_overflow 'product of k is above the limit' run exp.yaml
 bad_exp "  kary-ncube: {k: [4, 0, 4]}" >"$T/kary_zero.yaml"
