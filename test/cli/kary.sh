@@ -163,6 +163,8 @@ bad_exp "  kary-ncube: {k: [65535, 65535, 65535]}" >"$T/kary_overflow.yaml"
 expect_bad kary_overflow 'product of k is above the limit' run exp.yaml
 bad_exp "  kary-ncube: {k: [4, 0, 4]}" >"$T/kary_zero.yaml"
 expect_bad kary_zero 'exp\.yaml:5:[0-9]+: .*k.*between 1 and 65535' run exp.yaml
+bad_exp "  kary-ncube: {k: []}" >"$T/kary_empty.yaml"
+expect_bad kary_empty 'k lists 0 dimensions' run exp.yaml
 bad_exp "  kary-ncube: {k: [4, 1], torus: true}" >"$T/kary_k1_wrap.yaml"
 expect_bad kary_k1_wrap 'k\[1\] is 1 with wrap-around' run exp.yaml
 bad_exp "  kary-ncube: {k: [4, 4, 4], torus: [true, false]}" >"$T/kary_lengths.yaml"
