@@ -169,3 +169,11 @@ void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp
     out->route_class =
         mpp_routing_dor_class(t, r, in_port, out->port, st->phase, st->route_class);
 }
+
+void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
+                         uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud)
+{
+    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, target), .to = target};
+    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
+    emit(ud, &h);
+}

@@ -50,9 +50,7 @@ static void ecube_relation(const mpp_topo *t, const void *cfg, void *priv, uint3
                            uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
                            mpp_route_emit emit, void *ud)
 {
-    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, to), .to = to};
-    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, 0, cls);
-    emit(ud, &h);
+    mpp_routing_dor_hop(t, r, in_port, cls, 0, to, emit, ud);
 }
 
 static const char *const ecube_aliases[] = {"dor", "dim_order", "e-cube", NULL};

@@ -141,15 +141,6 @@ static void romm_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t 
     mpp_routing_dor_phased(t, r, in_port, st, out);
 }
 
-/* The relation: a hop toward `target` in `phase`. */
-static void hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls, uint32_t phase,
-                uint32_t target, mpp_route_emit emit, void *ud)
-{
-    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, target), .to = target};
-    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
-    emit(ud, &h);
-}
-
 /* A phase may end at any router and the next intermediate lies anywhere in
  * the minimal box, which the relation's state (class, target) does not
  * keep: where a phase may start — at the source, for any phase (the first
@@ -164,12 +155,12 @@ static void romm_relation(const mpp_topo *t, const void *cfgp, void *priv, uint3
     uint32_t W = mpp_routing_ring_classes(t), k = cfg->k;
     uint32_t from = cls == MPP_ROUTE_INJECT ? 0 : cls / W + 1;
     if (cls != MPP_ROUTE_INJECT && (from == k || r != mpp_routing_node_router(t, to))) {
-        hop(t, r, in_port, cls, cls / W, to, emit, ud); /* on in its phase */
+        mpp_routing_dor_hop(t, r, in_port, cls, cls / W, to, emit, ud); /* on in its phase */
         return;
     }
     for (uint32_t q = from; q < k; q++)
         for (uint32_t d = 0; d < t->nodes; d++)
-            hop(t, r, in_port, cls, q, d, emit, ud);
+            mpp_routing_dor_hop(t, r, in_port, cls, q, d, emit, ud);
 }
 
 const mpp_routing_ops mpp_routing_romm = {

@@ -58,6 +58,11 @@ uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, 
  * step toward its target, with the class of mpp_routing_dor_class. */
 void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
                             mpp_route_out *out);
+/* The routing relation of a dimension-ordered phase (core/route.h): emit
+ * the hop from router r toward `target` in `phase`, having arrived on
+ * in_port holding class cls. */
+void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
+                         uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud);
 /* The router node `n` attaches to through its first link. */
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n);
 

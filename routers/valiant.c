@@ -71,15 +71,6 @@ static void valiant_route(const mpp_topo *t, const void *cfg, void *priv, uint32
     out->port = st->phase ? mpp_routing_fly_step(t, r, st->dst) : fly_first_hop(t, r, st->target[0]);
 }
 
-/* The relation on a direct network: a hop toward `target` in `phase`. */
-static void hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls, uint32_t phase,
-                uint32_t target, mpp_route_emit emit, void *ud)
-{
-    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, target), .to = target};
-    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
-    emit(ud, &h);
-}
-
 static void valiant_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                              uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
                              mpp_route_emit emit, void *ud)
@@ -110,15 +101,15 @@ static void valiant_relation(const mpp_topo *t, const void *cfg, void *priv, uin
         /* every intermediate; one at this router starts phase 1 here */
         for (uint32_t w = 0; w < N; w++) {
             if (mpp_routing_node_router(t, w) == r)
-                hop(t, r, in_port, cls, 1, to, emit, ud);
+                mpp_routing_dor_hop(t, r, in_port, cls, 1, to, emit, ud);
             else
-                hop(t, r, in_port, cls, 0, w, emit, ud);
+                mpp_routing_dor_hop(t, r, in_port, cls, 0, w, emit, ud);
         }
     } else if (cls / W == 0 && r == mpp_routing_node_router(t, to)) {
         for (uint32_t d = 0; d < N; d++) /* at the intermediate: any destination */
-            hop(t, r, in_port, cls, 1, d, emit, ud);
+            mpp_routing_dor_hop(t, r, in_port, cls, 1, d, emit, ud);
     } else {
-        hop(t, r, in_port, cls, cls / W, to, emit, ud);
+        mpp_routing_dor_hop(t, r, in_port, cls, cls / W, to, emit, ud);
     }
 }
 

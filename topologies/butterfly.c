@@ -25,7 +25,6 @@
  * dims[0] = k, dims[1] = n, dims[2] = k^(n-1) (routers per stage). */
 #include "topologies/topology.h"
 
-#include "core/base/units.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -47,15 +46,13 @@ static const mpp_param fly_params[] = {
 /* "4x3": k = 4, n = 3 (a 4-ary 3-fly). */
 static int fly_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
-    uint64_t k, n;
-    size_t x = strcspn(args, "xX");
-    if (!args[x] || !mpp_units_u64(args, x, &k) ||
-        !mpp_units_u64(args + x + 1, strlen(args + x + 1), &n))
+    uint64_t kn[2];
+    if (mpp_topo_parse_x(args, kn, 2) != 2)
         return mpp_err_set(err, MPP_EINVAL,
                            "butterfly:%.40s: expected butterfly:KxN (a k-ary n-fly), e.g. "
                            "butterfly:4x3",
                            args);
-    mpp_sb_printf(out, "k=%llu\nn=%llu\n", (unsigned long long)k, (unsigned long long)n);
+    mpp_sb_printf(out, "k=%llu\nn=%llu\n", (unsigned long long)kn[0], (unsigned long long)kn[1]);
     return 0;
 }
 

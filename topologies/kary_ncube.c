@@ -21,7 +21,6 @@
  * hypercube, port for port in the same order. */
 #include "topologies/topology.h"
 
-#include "core/base/units.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -52,21 +51,16 @@ static const mpp_param kary_params[] = {
 /* "8x8x8": k = [8, 8, 8], the other keys at their defaults (a torus). */
 static int kary_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
+    uint64_t k[MPP_CUBE_MAXDIM];
+    uint32_t n = mpp_topo_parse_x(args, k, MPP_CUBE_MAXDIM);
+    if (!n)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "kary-ncube:%.40s: expected kary-ncube:K0xK1x... (at most %d "
+                           "dimensions), e.g. kary-ncube:8x8x8",
+                           args, MPP_CUBE_MAXDIM);
     mpp_sb_add(out, "k=[");
-    const char *c = args;
-    for (int i = 0;; i++) {
-        size_t x = strcspn(c, "xX");
-        uint64_t v;
-        if (i == MPP_CUBE_MAXDIM || !mpp_units_u64(c, x, &v))
-            return mpp_err_set(err, MPP_EINVAL,
-                               "kary-ncube:%.40s: expected kary-ncube:K0xK1x...(at most %d "
-                               "dimensions), e.g. kary-ncube:8x8x8",
-                               args, MPP_CUBE_MAXDIM);
-        mpp_sb_printf(out, "%s%llu", i ? ", " : "", (unsigned long long)v);
-        if (!c[x])
-            break;
-        c += x + 1;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        mpp_sb_printf(out, "%s%llu", i ? ", " : "", (unsigned long long)k[i]);
     mpp_sb_add(out, "]\n");
     return 0;
 }

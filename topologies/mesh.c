@@ -8,7 +8,6 @@
  * (core/topo.h). */
 #include "topologies/topology.h"
 
-#include "core/base/units.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -26,13 +25,12 @@ static const mpp_param mesh_params[] = {
 
 static int mesh_parse_short(const char *args, mpp_sb *out, mpp_err *err)
 {
-    uint64_t r, c;
-    size_t x = strcspn(args, "xX");
-    if (!args[x] || !mpp_units_u64(args, x, &r) ||
-        !mpp_units_u64(args + x + 1, strlen(args + x + 1), &c))
+    uint64_t rc[2];
+    if (mpp_topo_parse_x(args, rc, 2) != 2)
         return mpp_err_set(err, MPP_EINVAL, "mesh:%.40s: expected mesh:ROWSxCOLS, e.g. mesh:8x8",
                            args);
-    mpp_sb_printf(out, "rows=%llu\ncols=%llu\n", (unsigned long long)r, (unsigned long long)c);
+    mpp_sb_printf(out, "rows=%llu\ncols=%llu\n", (unsigned long long)rc[0],
+                  (unsigned long long)rc[1]);
     return 0;
 }
 

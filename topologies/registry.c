@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/strbuf.h"
+#include "core/base/units.h"
 
 extern const mpp_topo_ops mpp_topo_mesh;
 extern const mpp_topo_ops mpp_topo_hypercube;
@@ -31,6 +32,19 @@ const mpp_topo_ops *mpp_topo_find(const char *name)
 }
 
 const mpp_topo_ops *const *mpp_topo_all(void) { return all; }
+
+uint32_t mpp_topo_parse_x(const char *args, uint64_t *v, uint32_t max)
+{
+    uint32_t n = 0;
+    for (const char *c = args;; n++) {
+        size_t x = strcspn(c, "xX");
+        if (n == max || !mpp_units_u64(c, x, &v[n]))
+            return 0;
+        if (!c[x])
+            return n + 1;
+        c += x + 1;
+    }
+}
 
 static int fam_short(const void *ops, const char *args, mpp_sb *out, mpp_err *err)
 {

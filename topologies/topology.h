@@ -5,12 +5,17 @@
 #ifndef MPP_TOPOLOGIES_TOPOLOGY_H
 #define MPP_TOPOLOGIES_TOPOLOGY_H
 
+#include <stdint.h>
+
 #include "core/topo.h"
 
 /* The topology called name, or NULL. */
 const mpp_topo_ops *mpp_topo_find(const char *name);
 /* NULL-terminated list of all registered topologies. */
 const mpp_topo_ops *const *mpp_topo_all(void);
+/* The numbers of a short form written K0xK1x... ("8x8x8", x or X) into
+ * v[0 .. max): how many, or 0 when the text is not 1 to max of them. */
+uint32_t mpp_topo_parse_x(const char *args, uint64_t *v, uint32_t max);
 /* The family, for the configuration layer (network.topology). */
 extern const mpp_family mpp_topo_family;
 

@@ -1089,31 +1089,10 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
         memset(dst, 0, MPP_STR_MAX);
         memcpy(dst, n->text, strlen(n->text));
         return 0;
-    case MPP_PT_U32LIST: {
-        mpp_u32list l;
-        memset(&l, 0, sizeof l);
-        if (n->kind == MPP_CFG_SCALAR && n->text[0] == '[') /* a flow list in one scalar */
-            return convert_scalar(n, p, p->type, keypath, net_mhz, base, err);
-        if (n->kind == MPP_CFG_MAP || mpp_cfgtree_is_null(n))
-            return bad_value(n, p, p->type, keypath, err);
-        size_t count = n->kind == MPP_CFG_SEQ ? n->n : 1;
-        if (count > MPP_U32LIST_MAX)
-            return bad_value(n, p, p->type, keypath, err);
-        for (size_t i = 0; i < count; i++) {
-            const mpp_cfgnode *item = n->kind == MPP_CFG_SEQ ? n->val[i] : n;
-            char kp[200];
-            if (n->kind == MPP_CFG_SEQ)
-                snprintf(kp, sizeof kp, "%s[%zu]", keypath, i);
-            else
-                snprintf(kp, sizeof kp, "%s", keypath);
-            if ((rc = convert_item(item, p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &v, err)))
-                return rc;
-            l.v[l.n++] = (uint32_t)v;
-        }
-        memcpy(dst, &l, sizeof l);
-        return 0;
-    }
+    case MPP_PT_U32LIST:
     case MPP_PT_BOOLLIST: {
+        /* a sequence, one value (a list of one), or a flow list in one
+         * scalar ("[4, 4]", from the command line or a short form) */
         mpp_u32list l;
         memset(&l, 0, sizeof l);
         if (n->kind == MPP_CFG_SCALAR && n->text[0] == '[')
@@ -1125,10 +1104,21 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
             return bad_value(n, p, p->type, keypath, err);
         for (size_t i = 0; i < count; i++) {
             const mpp_cfgnode *item = n->kind == MPP_CFG_SEQ ? n->val[i] : n;
-            if (item->kind != MPP_CFG_SCALAR ||
-                (strcmp(item->text, "true") != 0 && strcmp(item->text, "false") != 0))
-                return bad_value(item, p, p->type, keypath, err);
-            l.v[l.n++] = item->text[0] == 't';
+            if (p->type == MPP_PT_BOOLLIST) {
+                if (item->kind != MPP_CFG_SCALAR ||
+                    (strcmp(item->text, "true") != 0 && strcmp(item->text, "false") != 0))
+                    return bad_value(item, p, p->type, keypath, err);
+                l.v[l.n++] = item->text[0] == 't';
+                continue;
+            }
+            char kp[200];
+            if (n->kind == MPP_CFG_SEQ)
+                snprintf(kp, sizeof kp, "%s[%zu]", keypath, i);
+            else
+                snprintf(kp, sizeof kp, "%s", keypath);
+            if ((rc = convert_item(item, p, MPP_PT_U32, p->min, p->max, kp, net_mhz, &v, err)))
+                return rc;
+            l.v[l.n++] = (uint32_t)v;
         }
         memcpy(dst, &l, sizeof l);
         return 0;
