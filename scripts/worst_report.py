@@ -29,6 +29,8 @@ def network_of(row):
         if c in row and row[c] != "":
             v = row[c]
             parts.append({"true": "torus", "false": "mesh"}.get(v, v) if c.endswith("torus") else v)
+    if not parts and row.get("nodes"):
+        parts.append("%s nodes" % row["nodes"])
     return " ".join(parts) or "network"
 
 
