@@ -196,7 +196,13 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
 {
     uint32_t R = t->routers, N = t->nodes, maxk = 0;
     const char *name = t->ops ? t->ops->name : "topology";
-    if (t->links != N || t->pair_link || t->link_eject)
+    if (t->link_eject)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "node.ports: all is refused on the %s topology: a node's one link "
+                           "injects at one router and ejects at another, with no router-router "
+                           "port of its own to pair more links with",
+                           name);
+    if (t->links != N || t->pair_link)
         return mpp_err_set(err, MPP_EINVAL,
                            "node.ports: all on the %s topology: its nodes already have several "
                            "links (ports: auto uses them all)",

@@ -177,6 +177,8 @@ bad_exp "  router: romm" | sed 's/topology: kary-ncube/topology: butterfly:4x3/'
 expect_bad fly_romm "router 'romm' supports the mesh, hypercube and kary-ncube" run exp.yaml
 bad_exp "  router: fattree-random" >"$T/kary_fattree.yaml"
 expect_bad kary_fattree "supports only the cm5-fattree" run exp.yaml
+expect_bad fly_all_port 'node.ports: all is refused on the butterfly' sim -q --topology butterfly:4x3 \
+    --cycles 10 node.ports=all
 expect_bad fly_short 'expected butterfly:KxN' sim -q --topology butterfly:4 --cycles 10
 expect_bad fly_k1 'butterfly.*k.*between 2 and 21' sim -q --topology butterfly:1x3 --cycles 10
 
