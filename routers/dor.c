@@ -4,7 +4,10 @@
  * highest differing address bit first (descending dimension order, as
  * e-cube routing is usually defined for the CM-2 / iPSC); a k-ary n-cube
  * step corrects the first differing dimension of its configured order,
- * going the shorter way round a ring (+ on a tie); a butterfly step is
+ * going the shorter way round a ring (both ways as long: a draw from the
+ * router's stream, as BookSim's dim_order_torus; a tie only arises where a
+ * packet enters the dimension, after one hop the way is the shorter one);
+ * a butterfly step is
  * destination-tag. Port numbers follow topologies/mesh.c, hypercube.c,
  * kary_ncube.c and butterfly.c.
  *
@@ -52,30 +55,42 @@ static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t t
 }
 
 /* k-ary n-cube: the port of one hop along dimension d from coordinate a
- * toward b (a != b): + or -, on a ring the shorter way (+ on a tie). */
-static inline uint32_t kary_dir(const mpp_cube *c, uint32_t d, uint32_t a, uint32_t b)
+ * toward b (a != b): + or -, on a ring the shorter way; when both ways are
+ * as long (k even, b opposite a) a draw from rng, or + without one, and
+ * *alt the other way's port (else MPP_TOPO_NONE). */
+static inline uint32_t kary_dir(const mpp_cube *c, uint32_t d, uint32_t a, uint32_t b,
+                                mpp_rng *rng, uint32_t *alt)
 {
+    *alt = MPP_TOPO_NONE;
     if (!c->two[d])
         return c->pbase[d];
     if (!c->wrap[d])
         return b > a ? c->pbase[d] : c->pbase[d] + 1u;
     uint32_t up = b > a ? b - a : b + c->k[d] - a;
-    return up <= c->k[d] - up ? c->pbase[d] : c->pbase[d] + 1u;
+    if (up != c->k[d] - up)
+        return up < c->k[d] - up ? c->pbase[d] : c->pbase[d] + 1u;
+    uint32_t minus = rng ? (uint32_t)(mpp_rng_next(rng) >> 63) : 0;
+    *alt = c->pbase[d] + !minus;
+    return c->pbase[d] + minus;
 }
 
-uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr)
+uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr, mpp_rng *rng,
+                               uint32_t *alt)
 {
-    uint32_t n = c->n;
+    uint32_t n = c->n, none;
     const uint16_t *a = c->coord + (size_t)r * n, *b = c->coord + (size_t)tr * n;
+    if (!alt)
+        alt = &none;
     if (c->descending) {
         for (uint32_t d = n; d-- > 0;)
             if (a[d] != b[d])
-                return kary_dir(c, d, a[d], b[d]);
+                return kary_dir(c, d, a[d], b[d], rng, alt);
     } else {
         for (uint32_t d = 0; d < n; d++)
             if (a[d] != b[d])
-                return kary_dir(c, d, a[d], b[d]);
+                return kary_dir(c, d, a[d], b[d], rng, alt);
     }
+    *alt = MPP_TOPO_NONE;
     return MPP_TOPO_NONE;
 }
 
@@ -110,7 +125,14 @@ static __attribute__((noinline)) uint32_t other_step(const mpp_topo *t, uint32_t
 {
     if (t->kind == MPP_TOPO_BUTTERFLY)
         return mpp_routing_fly_step(t, r, to);
-    uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, tr);
+    uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, tr, NULL, NULL);
+    return p != MPP_TOPO_NONE ? p : eject_port(t, r, to);
+}
+
+uint32_t mpp_routing_kary_port(const mpp_topo *t, uint32_t r, uint32_t to, mpp_rng *rng,
+                               uint32_t *alt)
+{
+    uint32_t p = mpp_routing_kary_step(mpp_topo_cube(t), r, t->node_router[to], rng, alt);
     return p != MPP_TOPO_NONE ? p : eject_port(t, r, to);
 }
 
@@ -162,10 +184,12 @@ void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *s
 }
 
 void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
-                            mpp_route_out *out)
+                            mpp_rng *rng, mpp_route_out *out)
 {
     mpp_routing_phase_advance(t, r, st);
-    out->port = mpp_routing_dor_port(t, r, st->target[st->phase]);
+    uint32_t to = st->target[st->phase];
+    out->port = t->kind == MPP_TOPO_KARY ? mpp_routing_kary_port(t, r, to, rng, NULL)
+                                         : mpp_routing_dor_port(t, r, to);
     out->route_class =
         mpp_routing_dor_class(t, r, in_port, out->port, st->phase, st->route_class);
 }
@@ -173,7 +197,16 @@ void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp
 void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
                          uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud)
 {
-    mpp_route_hop h = {.port = mpp_routing_dor_port(t, r, target), .to = target};
+    uint32_t alt = MPP_TOPO_NONE;
+    mpp_route_hop h = {.port = t->kind == MPP_TOPO_KARY
+                                   ? mpp_routing_kary_port(t, r, target, NULL, &alt)
+                                   : mpp_routing_dor_port(t, r, target),
+                       .to = target};
     h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
     emit(ud, &h);
+    if (alt != MPP_TOPO_NONE) { /* a tie on a ring: either way */
+        h.port = alt;
+        h.route_class = mpp_routing_dor_class(t, r, in_port, alt, phase, cls);
+        emit(ud, &h);
+    }
 }

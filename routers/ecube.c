@@ -29,9 +29,10 @@ static uint32_t ecube_classes(const mpp_topo *t, const void *cfg)
 /* A k-ary n-cube: the step and its dateline class (kept out of the mesh's
  * and the hypercube's path). */
 static __attribute__((noinline)) void kary_route(const mpp_topo *t, uint32_t r, uint32_t in_port,
-                                                 mpp_route_state *st, mpp_route_out *out)
+                                                 mpp_route_state *st, mpp_rng *rng,
+                                                 mpp_route_out *out)
 {
-    out->port = mpp_routing_dor_step(t, r, st->dst, st->dst_router);
+    out->port = mpp_routing_kary_port(t, r, st->dst, rng, NULL);
     out->route_class = mpp_routing_dor_class(t, r, in_port, out->port, 0, st->route_class);
 }
 
@@ -40,7 +41,7 @@ static void ecube_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t
 {
     out->route_class = 0;
     if (__builtin_expect(t->kind == MPP_TOPO_KARY, 0)) {
-        kary_route(t, r, in_port, st, out);
+        kary_route(t, r, in_port, st, rng, out);
         return;
     }
     out->port = mpp_routing_dor_step(t, r, st->dst, st->dst_router);

@@ -13,9 +13,10 @@
  *              (inside the minimal submesh);
  *   k-ary n-cube: as on the mesh, dimension by dimension in ascending
  *              order; along a ring the coordinates lie on its minimal arc
- *              from the source's to the destination's (the shorter way, +
- *              on a tie): k - 1 uniform offsets 0..L along it, L the ring
- *              distance, sorted, so every phase goes the same way round. A
+ *              from the source's to the destination's (the shorter way; a
+ *              draw when both are as long): k - 1 uniform offsets 0..L
+ *              along it, L the ring distance, sorted, so every phase goes
+ *              the same way round. A
  *              binary dimension (k_d = 2 without wrap-around, a hypercube's
  *              dimension) follows the hypercube's rule instead: its bit,
  *              if it differs, is corrected in a uniformly random phase (the
@@ -116,7 +117,7 @@ static void romm_init(const mpp_topo *t, const void *cfgp, void *priv, mpp_route
             } else {
                 /* the minimal arc: L steps + or - from x */
                 uint32_t up = y > x ? y - x : y + kd - x;
-                bool plus = up <= kd - up;
+                bool plus = up != kd - up ? up < kd - up : !(mpp_rng_next(rng) >> 63);
                 sorted_between(0, plus ? up : kd - up, m, xs, rng);
                 for (uint32_t i = 0; i < m; i++)
                     xs[i] = plus ? (x + xs[i]) % kd : (x + kd - xs[i]) % kd;
@@ -138,7 +139,7 @@ static void romm_init(const mpp_topo *t, const void *cfgp, void *priv, mpp_route
 static void romm_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                        uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
-    mpp_routing_dor_phased(t, r, in_port, st, out);
+    mpp_routing_dor_phased(t, r, in_port, st, rng, out);
 }
 
 /* A phase may end at any router and the next intermediate lies anywhere in

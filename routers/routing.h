@@ -32,9 +32,15 @@ uint32_t mpp_routing_dor_port_yx(const mpp_topo *t, uint32_t r, uint32_t to);
 void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st);
 /* k-ary n-cube (core/topo.h, mpp_cube): the port of one dimension-order
  * hop from router r toward router tr — the first differing dimension in
- * the shape's order, a ring the shorter way round (+ on a tie) — or
- * MPP_TOPO_NONE when r == tr. */
-uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr);
+ * the shape's order, a ring the shorter way round — or MPP_TOPO_NONE when
+ * r == tr. Where both ways round are as long (k even, tr opposite): a
+ * draw from rng, or + when rng is NULL, and *alt (when alt is not NULL) the
+ * other way's port; *alt is MPP_TOPO_NONE otherwise. */
+uint32_t mpp_routing_kary_step(const mpp_cube *c, uint32_t r, uint32_t tr, mpp_rng *rng,
+                               uint32_t *alt);
+/* The same toward node `to`, its ejection port at its router. */
+uint32_t mpp_routing_kary_port(const mpp_topo *t, uint32_t r, uint32_t to, mpp_rng *rng,
+                               uint32_t *alt);
 /* The dateline bit of a hop out of port `out` of router r on a k-ary
  * n-cube, the packet having arrived on port in_port holding bit b_in in
  * the same phase: 1 when out's dimension is a ring and the packet has
@@ -57,10 +63,10 @@ uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, 
 /* A multi-phase dimension-ordered hop (valiant, romm): advance the phase,
  * step toward its target, with the class of mpp_routing_dor_class. */
 void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
-                            mpp_route_out *out);
+                            mpp_rng *rng, mpp_route_out *out);
 /* The routing relation of a dimension-ordered phase (core/route.h): emit
  * the hop from router r toward `target` in `phase`, having arrived on
- * in_port holding class cls. */
+ * in_port holding class cls (both ways round a ring where they tie). */
 void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
                          uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud);
 /* The router node `n` attaches to through its first link. */

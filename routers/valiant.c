@@ -62,7 +62,7 @@ static void valiant_route(const mpp_topo *t, const void *cfg, void *priv, uint32
                           uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
     if (t->kind != MPP_TOPO_BUTTERFLY) {
-        mpp_routing_dor_phased(t, r, in_port, st, out);
+        mpp_routing_dor_phased(t, r, in_port, st, rng, out);
         return;
     }
     if (fly_second(t, r, in_port))

@@ -231,7 +231,7 @@ int main(void)
         CHECK(t.ops->distance(&t, 0, 2 + 2 * 4 + 2 * 16) == 6);
         CHECK(t.ops->distance(&t, 0, 3) == 1); /* the wrap-around link */
         CHECK(mpp_routing_dor_port(&t, 0, 3) == 1); /* -x: the shorter way */
-        CHECK(mpp_routing_dor_port(&t, 0, 2) == 0); /* a tie goes + */
+        CHECK(mpp_routing_dor_port(&t, 0, 2) == 0); /* a tie, without a stream: + */
         mpp_topo_free(&t);
     }
     if (!build(&t, "kary-ncube", mixed5x3)) {
