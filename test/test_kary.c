@@ -232,6 +232,17 @@ int main(void)
         CHECK(t.ops->distance(&t, 0, 3) == 1); /* the wrap-around link */
         CHECK(mpp_routing_dor_port(&t, 0, 3) == 1); /* -x: the shorter way */
         CHECK(mpp_routing_dor_port(&t, 0, 2) == 0); /* a tie, without a stream: + */
+        /* with one, either way: about half the draws each */
+        mpp_rng rng;
+        mpp_rng_init(&rng, 5, MPP_RNG_ROUTER, 0);
+        uint32_t plus = 0, alt;
+        for (int i = 0; i < 1000; i++) {
+            uint32_t p = mpp_routing_kary_port(&t, 0, 2, &rng, &alt);
+            CHECK((p == 0 && alt == 1) || (p == 1 && alt == 0));
+            plus += p == 0;
+        }
+        CHECKF(plus > 400 && plus < 600, "a tie went + %u times in 1000", plus);
+        CHECK(mpp_routing_kary_port(&t, 0, 1, &rng, &alt) == 0 && alt == MPP_TOPO_NONE);
         mpp_topo_free(&t);
     }
     if (!build(&t, "kary-ncube", mixed5x3)) {
