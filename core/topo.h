@@ -87,6 +87,13 @@ typedef enum mpp_topo_kind {
  * (wrap[d]), else it is unconnected (and so is -d at coordinate 0). */
 #define MPP_CUBE_MAXDIM 16
 
+/* The dateline rule of dimension-ordered routing on the rings (the key
+ * `dateline`, routers/dor.c): the upper VC class of a phase from the hop
+ * after the wrap-around link was crossed (issue 16's rule), or for the
+ * whole of a dimension whose route crosses it (BookSim's dim_order_torus). */
+#define MPP_CUBE_DATELINE_CROSSING 0
+#define MPP_CUBE_DATELINE_DIMENSION 1
+
 typedef struct mpp_cube {
     uint32_t n;                        /* dimensions */
     uint32_t k[MPP_CUBE_MAXDIM];       /* extent of each */
@@ -97,6 +104,7 @@ typedef struct mpp_cube {
     uint8_t pdim[2 * MPP_CUBE_MAXDIM]; /* the dimension of local port p < node_port */
     uint8_t node_port;                 /* the node's local port */
     uint8_t descending;                /* dimension order: highest dimension first */
+    uint8_t dateline;                  /* the rings' class rule, MPP_CUBE_DATELINE_* */
     uint8_t any_wrap;                  /* some dimension is a ring */
     uint16_t *coord;                   /* [routers * n]: router r's coordinates */
 } mpp_cube;

@@ -21,8 +21,15 @@
  * starting after it that a minimal route never follows back to it (a
  * route covers at most half the ring): no cycle within a dimension, and
  * dimension order orders the dimensions, so two classes per phase make
- * dimension-order routing deadlock-free on any torus (Dally and Seitz). */
+ * dimension-order routing deadlock-free on any torus (Dally and Seitz).
+ * A k-ary n-cube with `dateline: dimension` uses BookSim's rule instead:
+ * the class chosen where the packet enters a dimension, upper for the whole
+ * of it when its route crosses the wrap-around link (the upper channels of
+ * a ring are then used only by routes that cross, none of which comes back
+ * round to where it started). */
 #include "routers/routing.h"
+
+#include <stdbool.h>
 
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
 {
@@ -166,15 +173,31 @@ uint32_t mpp_routing_ring_classes(const mpp_topo *t)
 }
 
 uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t out,
-                               uint32_t phase, uint32_t cls_in)
+                               uint32_t phase, uint32_t cls_in, uint32_t tr)
 {
     if (t->kind != MPP_TOPO_KARY || !mpp_topo_cube(t)->any_wrap)
         return phase;
+    const mpp_cube *c = mpp_topo_cube(t);
+    bool same_phase = cls_in != MPP_ROUTE_INJECT && cls_in / 2 == phase;
+    if (c->dateline == MPP_CUBE_DATELINE_DIMENSION) {
+        /* the class chosen where the packet enters a dimension (or a
+         * phase starts) is kept through it: upper when the route along
+         * that ring crosses the wrap-around link */
+        if (out >= c->node_port)
+            return phase * 2;
+        uint32_t d = c->pdim[out];
+        if (same_phase && in_port < c->node_port && c->pdim[in_port] == d)
+            return phase * 2 + (cls_in & 1);
+        if (!c->wrap[d])
+            return phase * 2;
+        uint32_t x = c->coord[(size_t)r * c->n + d], y = c->coord[(size_t)tr * c->n + d];
+        return phase * 2 + (out == c->pbase[d] ? x > y : x < y);
+    }
     /* the source and a new phase start on the lower class; within a
      * phase (cls_in = phase * 2 + b) the bit carries over */
-    if (cls_in == MPP_ROUTE_INJECT || cls_in / 2 != phase)
+    if (!same_phase)
         return phase * 2;
-    return phase * 2 + mpp_routing_dateline(mpp_topo_cube(t), r, in_port, out, cls_in & 1);
+    return phase * 2 + mpp_routing_dateline(c, r, in_port, out, cls_in & 1);
 }
 
 void mpp_routing_phase_advance(const mpp_topo *t, uint32_t r, mpp_route_state *st)
@@ -190,23 +213,24 @@ void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp
     uint32_t to = st->target[st->phase];
     out->port = t->kind == MPP_TOPO_KARY ? mpp_routing_kary_port(t, r, to, rng, NULL)
                                          : mpp_routing_dor_port(t, r, to);
-    out->route_class =
-        mpp_routing_dor_class(t, r, in_port, out->port, st->phase, st->route_class);
+    out->route_class = mpp_routing_dor_class(t, r, in_port, out->port, st->phase, st->route_class,
+                                             t->node_router[to]);
 }
 
 void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
                          uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud)
 {
+    uint32_t tr = t->node_router[target];
     uint32_t alt = MPP_TOPO_NONE;
     mpp_route_hop h = {.port = t->kind == MPP_TOPO_KARY
                                    ? mpp_routing_kary_port(t, r, target, NULL, &alt)
                                    : mpp_routing_dor_port(t, r, target),
                        .to = target};
-    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls);
+    h.route_class = mpp_routing_dor_class(t, r, in_port, h.port, phase, cls, tr);
     emit(ud, &h);
     if (alt != MPP_TOPO_NONE) { /* a tie on a ring: either way */
         h.port = alt;
-        h.route_class = mpp_routing_dor_class(t, r, in_port, alt, phase, cls);
+        h.route_class = mpp_routing_dor_class(t, r, in_port, alt, phase, cls, tr);
         emit(ud, &h);
     }
 }

@@ -33,7 +33,8 @@ static __attribute__((noinline)) void kary_route(const mpp_topo *t, uint32_t r, 
                                                  mpp_route_out *out)
 {
     out->port = mpp_routing_kary_port(t, r, st->dst, rng, NULL);
-    out->route_class = mpp_routing_dor_class(t, r, in_port, out->port, 0, st->route_class);
+    out->route_class =
+        mpp_routing_dor_class(t, r, in_port, out->port, 0, st->route_class, st->dst_router);
 }
 
 static void ecube_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,

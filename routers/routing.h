@@ -55,11 +55,11 @@ uint32_t mpp_routing_fly_step(const mpp_topo *t, uint32_t r, uint32_t to);
  * k-ary n-cube with a ring (the dateline rule), else 1. */
 uint32_t mpp_routing_ring_classes(const mpp_topo *t);
 /* The route class of a dimension-ordered hop out of `out` of router r in
- * phase `phase`, having arrived on in_port holding class cls_in
- * (MPP_ROUTE_INJECT at the source): phase * ring_classes + the dateline
- * bit. */
+ * phase `phase`, bound for router tr, having arrived on in_port holding
+ * class cls_in (MPP_ROUTE_INJECT at the source): phase * ring_classes +
+ * the dateline bit of the k-ary n-cube's rule (mpp_cube.dateline). */
 uint32_t mpp_routing_dor_class(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t out,
-                               uint32_t phase, uint32_t cls_in);
+                               uint32_t phase, uint32_t cls_in, uint32_t tr);
 /* A multi-phase dimension-ordered hop (valiant, romm): advance the phase,
  * step toward its target, with the class of mpp_routing_dor_class. */
 void mpp_routing_dor_phased(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,

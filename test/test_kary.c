@@ -7,7 +7,9 @@
  *   - Valiant's hops = d(s, r) + d(r, t) (+ 1 on a butterfly: the loop);
  *   - route classes stay below route_classes; on a ring the upper dateline
  *     class is held only after the wrap-around link was crossed in the
- *     dimension the packet travels, and the dimensions come in order;
+ *     dimension the packet travels (dateline: crossing), or through the
+ *     whole of a dimension whose route crosses it (dateline: dimension),
+ *     and the dimensions come in order;
  *   - every hop route takes is a hop of the plug-in's routing relation
  *     (what `mppnet check --deadlock` builds its graph from);
  *   - the shapes: port counts, wiring invariants, distances. */
@@ -58,7 +60,7 @@ typedef struct walk_res {
 /* Walk one packet s -> d through the routing ops (as the engine does: the
  * route class of each hop stored back in the state). */
 static walk_res walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *cfg, void *priv,
-                     uint32_t s, uint32_t d, mpp_rng *rng, uint32_t *mid)
+                     uint32_t s, uint32_t d, mpp_rng *rng, uint32_t *mid, int dl)
 {
     walk_res res = {-1, 0, 0, 0};
     uint32_t classes = ops->route_classes(t, cfg);
@@ -70,6 +72,7 @@ static walk_res walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *
     uint32_t l = t->node_link_base[s];
     uint32_t r = t->port_router[t->link_port[l]], in = t->link_port[l] - t->port_base[r];
     uint32_t cls = MPP_ROUTE_INJECT, to = d, flags = 0, last_dim = 0, last_phase = 0, crossed = 0;
+    uint32_t run_bit = 0, run_cross = 0; /* dl dimension: the class of the run, whether it crosses */
     bool is_ecube = ops == mpp_routing_find("ecube");
     int hops = 0;
     for (int guard = 0; guard < 4 * (int)t->routers + 8; guard++) {
@@ -96,6 +99,9 @@ static walk_res walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *
             return res;
         if (peer & MPP_TOPO_NODE) {
             res.hops = t->link_node[peer & ~MPP_TOPO_NODE] == d ? hops : -1;
+            if (dl == MPP_CUBE_DATELINE_DIMENSION && t->kind == MPP_TOPO_KARY &&
+                mpp_topo_cube(t)->any_wrap && hops > 0 && run_bit != run_cross)
+                res.bad_class++;
             return res;
         }
         if (t->kind == MPP_TOPO_KARY) {
@@ -107,10 +113,24 @@ static walk_res walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *
             uint32_t x = c->coord[(size_t)r * c->n + dim];
             bool crosses = c->wrap[dim] && ((out.port == c->pbase[dim] && x == c->k[dim] - 1) ||
                                             (out.port != c->pbase[dim] && x == 0));
-            if (hops == 0 || dim != last_dim || phase != last_phase)
+            bool fresh = hops == 0 || dim != last_dim || phase != last_phase;
+            if (fresh)
                 crossed = 0;
-            if (c->any_wrap && (out.route_class & 1) != crossed)
+            if (dl == MPP_CUBE_DATELINE_DIMENSION && c->any_wrap) {
+                /* one class for the whole run of a dimension: upper iff
+                 * the run crosses the wrap-around link */
+                if (fresh) {
+                    if (hops > 0 && run_bit != run_cross)
+                        res.bad_class++;
+                    run_bit = out.route_class & 1;
+                    run_cross = 0;
+                } else if ((out.route_class & 1) != run_bit) {
+                    res.bad_class++;
+                }
+                run_cross |= crosses;
+            } else if (c->any_wrap && (out.route_class & 1) != crossed) {
                 res.bad_class++;
+            }
             crossed |= crosses;
             if (is_ecube && hops > 0 && (c->descending ? dim > last_dim : dim < last_dim))
                 res.bad_order++;
@@ -126,7 +146,7 @@ static walk_res walk(const mpp_topo *t, const mpp_routing_ops *ops, const void *
 
 /* All pairs of t with routing `rname` (config text kv pairs); kind of
  * length check: 0 minimal, 1 valiant. */
-static void all_pairs(const mpp_topo *t, const char *rname, const char *param, int valiant)
+static void all_pairs(mpp_topo *t, const char *rname, const char *param, int valiant, int dl)
 {
     const mpp_routing_ops *ops = mpp_routing_find(rname);
     mpp_blob cfg;
@@ -134,6 +154,8 @@ static void all_pairs(const mpp_topo *t, const char *rname, const char *param, i
     mpp_schema_defaults(&ops->schema, cfg.b);
     if (param)
         mpp_param_set_text(mpp_schema_find(&ops->schema, "k"), param, 0, cfg.b);
+    if (t->kind == MPP_TOPO_KARY) /* the rings' rule is the topology's */
+        ((mpp_cube *)t->priv)->dateline = (uint8_t)dl;
     mpp_err err;
     if (!ops->supports(t, cfg.b, &err)) {
         CHECKF(0, "%s refused on %s: %s", rname, t->ops->name, err.msg);
@@ -152,7 +174,7 @@ static void all_pairs(const mpp_topo *t, const char *rname, const char *param, i
         for (uint32_t s = 0; s < t->nodes; s++)
             for (uint32_t d = 0; d < t->nodes; d++) {
                 uint32_t mid;
-                walk_res w = walk(t, ops, cfg.b, priv, s, d, &rng, &mid);
+                walk_res w = walk(t, ops, cfg.b, priv, s, d, &rng, &mid, dl);
                 if (w.hops < 0) {
                     undelivered++;
                     continue;
@@ -168,7 +190,8 @@ static void all_pairs(const mpp_topo *t, const char *rname, const char *param, i
     if (ops->destroy)
         ops->destroy(priv);
     char name[64];
-    snprintf(name, sizeof name, "%s%s%s", rname, param ? ":k=" : "", param ? param : "");
+    snprintf(name, sizeof name, "%s%s%s%s", rname, param ? ":k=" : "", param ? param : "",
+             dl ? " (dateline: dimension)" : "");
     CHECKF(undelivered == 0, "%s on %s %ux..: %u routes not delivered", name, t->ops->name,
            t->dims[0], undelivered);
     CHECKF(long_ == 0, "%s on %s: %u routes of the wrong length", name, t->ops->name, long_);
@@ -187,11 +210,15 @@ static void cube_routings(const char *const *kv, bool fly)
         return;
     }
     CHECK(mpp_topo_check(&t));
-    all_pairs(&t, "ecube", NULL, 0);
-    all_pairs(&t, "valiant", NULL, 1);
+    for (int dl = 0; dl < 2; dl++) {
+        all_pairs(&t, "ecube", NULL, 0, dl);
+        all_pairs(&t, "valiant", NULL, 1, dl);
+        if (!fly) {
+            all_pairs(&t, "romm", NULL, 0, dl);
+            all_pairs(&t, "romm", "3", 0, dl);
+        }
+    }
     if (!fly) {
-        all_pairs(&t, "romm", NULL, 0);
-        all_pairs(&t, "romm", "3", 0);
     } else {
         mpp_err err;
         mpp_blob cfg;

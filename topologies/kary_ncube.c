@@ -34,9 +34,11 @@ typedef struct kary_cfg {
     mpp_u32list k;
     mpp_u32list torus;
     int order;
+    int dateline;
 } kary_cfg;
 
 static const char *const order_choices[] = {"ascending", "descending", NULL};
+static const char *const dateline_choices[] = {"crossing", "dimension", NULL};
 
 static const mpp_param kary_params[] = {
     {"k", MPP_PT_U32LIST, offsetof(kary_cfg, k), "[8, 8]", 1, 65535, NULL,
@@ -46,6 +48,9 @@ static const mpp_param kary_params[] = {
     {"order", MPP_PT_ENUM, offsetof(kary_cfg, order), "ascending", 0, 0, order_choices,
      "dimension order of dimension-ordered routing: ascending (dimension 0 first) or "
      "descending"},
+    {"dateline", MPP_PT_ENUM, offsetof(kary_cfg, dateline), "crossing", 0, 0, dateline_choices,
+     "the rings' VC class rule: upper class after crossing the wrap-around link (crossing) or "
+     "for the whole dimension when its route crosses it (dimension, as BookSim)"},
 };
 
 /* "8x8x8": k = [8, 8, 8], the other keys at their defaults (a torus). */
@@ -118,6 +123,7 @@ static int kary_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     }
     c->n = n;
     c->descending = cfg->order == 1;
+    c->dateline = (uint8_t)cfg->dateline;
     uint32_t np = 0;
     for (uint32_t d = 0; d < n; d++) {
         c->k[d] = cfg->k.v[d];

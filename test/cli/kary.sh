@@ -63,19 +63,19 @@ perm_exp "  kary-ncube: {torus: false, order: descending}" \
 same hypercube h1.yaml h2.yaml
 
 # --- 2. full load with the minimum VCs ------------------------------------
-full_load() { # TOPOLOGY ROUTER VCS
+full_load() { # TOPOLOGY ROUTER VCS [OVERRIDE]
     local rc=0
     "$MPPNET" sim -q --topology "$1" --router "$2" --vcs "$3" --rate 1.0 --warmup 0 \
-        --cycles 20000 workload.drain_factor=0 network.watchdog_cycles=2000 \
+        --cycles 20000 workload.drain_factor=0 network.watchdog_cycles=2000 ${4:+"$4"} \
         >"$T/fl.out" 2>"$T/fl.err" || rc=$?
     if [ "$rc" != 0 ] || grep -qi deadlock "$T/fl.out" "$T/fl.err"; then
-        fail "full load $1 $2 vcs $3: exit $rc $(head -2 "$T/fl.err")"
+        fail "full load $1 $2 vcs $3${4:+ $4}: exit $rc $(head -2 "$T/fl.err")"
     else
-        pass "full load $1 $2 vcs $3: $(grep -o 'accepted *[0-9.]*' "$T/fl.out")"
+        pass "full load $1 $2 vcs $3${4:+ $4}: $(grep -o 'accepted *[0-9.]*' "$T/fl.out")"
     fi
     if [ "$3" -gt 1 ]; then
         rc=0
-        "$MPPNET" sim -q --topology "$1" --router "$2" --vcs $(($3 - 1)) --cycles 100 \
+        "$MPPNET" sim -q --topology "$1" --router "$2" --vcs $(($3 - 1)) --cycles 100 ${4:+"$4"} \
             >/dev/null 2>"$T/fl.err" || rc=$?
         [ "$rc" = 2 ] && grep -q "needs vcs to be a multiple of $3" "$T/fl.err" ||
             fail "$1 $2 with vcs $(($3 - 1)): exit $rc, $(cat "$T/fl.err")"
@@ -89,12 +89,14 @@ full_load hypercube:6 valiant 2
 full_load hypercube:6 romm 2
 full_load butterfly:4x3 ecube 1
 full_load butterfly:4x3 valiant 2
+full_load kary-ncube:4x4x4 ecube 2 network.kary-ncube.dateline=dimension
+full_load kary-ncube:4x4x4 valiant 4 network.kary-ncube.dateline=dimension
 # the minimum of one VC: zero is refused as well
 expect_bad vcs_zero 'between 1 and 64' sim -q --topology butterfly:4x3 --vcs 0 --cycles 10
 
 # --- the static check: no cycle with the minimum VCs, a cycle with one
 # fewer (the configurations the setup refuses) and for xyyx -------------
-static_check() { # TOPOLOGY ROUTER VCS WANT-STATUS
+static_check() { # TOPOLOGY ROUTER VCS WANT-STATUS [OVERRIDE]
     cat >"$T/ck.yaml" <<YAML
 mppnet: 1
 name: ck
@@ -104,16 +106,16 @@ network:
   vcs: $3
 YAML
     local rc=0
-    "$MPPNET" check --deadlock "$T/ck.yaml" >"$T/ck.out" 2>&1 || rc=$?
+    "$MPPNET" check --deadlock "$T/ck.yaml" ${5:+"$5"} >"$T/ck.out" 2>&1 || rc=$?
     if [ "$rc" != "$4" ]; then
         fail "check --deadlock $1 $2 vcs $3: exit $rc, expected $4: $(head -3 "$T/ck.out")"
     elif [ "$4" = 0 ]; then
-        grep -q '  no cycle: ' "$T/ck.out" && pass "check --deadlock $1 $2 vcs $3: no cycle" ||
+        grep -q '  no cycle: ' "$T/ck.out" && pass "check --deadlock $1 $2 vcs $3${5:+ $5}: no cycle" ||
             fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
     else
         grep -q 'cycle of [0-9]* channels' "$T/ck.out" &&
             { [ "$2" = xyyx ] || grep -q 'the setup refuses this configuration' "$T/ck.out"; } &&
-            pass "check --deadlock $1 $2 vcs $3: $(grep -o 'cycle of [0-9]* channels' "$T/ck.out")" ||
+            pass "check --deadlock $1 $2 vcs $3${5:+ $5}: $(grep -o 'cycle of [0-9]* channels' "$T/ck.out")" ||
             fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
     fi
 }
@@ -132,6 +134,12 @@ static_check butterfly:4x3 ecube 1 0
 static_check butterfly:4x3 valiant 2 0
 static_check butterfly:4x3 valiant 1 1
 static_check mesh:4x4 xyyx 1 1
+# BookSim's dateline rule (the topology's key)
+DL='network.kary-ncube.dateline=dimension'
+static_check kary-ncube:4x4x4 ecube 2 0 "$DL"
+static_check kary-ncube:4x4x4 ecube 1 1 "$DL"
+static_check kary-ncube:4x4x4 valiant 4 0 "$DL"
+static_check kary-ncube:4x4x4 romm 4 0 "$DL"
 
 # --- 4. bad input ---------------------------------------------------------
 bad_exp() { # NETWORK-LINES [WORKLOAD-LINES]
