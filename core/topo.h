@@ -129,17 +129,17 @@ typedef struct mpp_topo {
     uint32_t *link_node;    /* [links] */
     uint32_t *node_router;  /* [nodes]: the router of the node's first link (one load
                                where a packet's destination router is needed) */
-    uint32_t *link_eject;   /* [links] or NULL: a split link (a butterfly's terminal)
-                               injects into link_port[l] and ejects from the router
-                               port link_eject[l]; both ports have peer NODE | l, the
-                               first used as an input only, the second as an output
-                               only. NULL: every link injects and ejects at link_port */
     /* set by mpp_topo_all_port only (NULL otherwise): */
     uint32_t *pair_link;    /* [ports]: the node link paired with a router-router
                                port, MPP_TOPO_NONE for the other ports */
     uint32_t *plugin_ports; /* [routers]: ports the plug-in declared; the engine's
                                extra local ports follow them */
     void *priv;             /* plug-in data, freed by ops->destroy */
+    uint32_t *link_eject;   /* [links] or NULL: a split link (a butterfly's terminal)
+                               injects into link_port[l] and ejects from the router
+                               port link_eject[l]; both ports have peer NODE | l, the
+                               first used as an input only, the second as an output
+                               only. NULL: every link injects and ejects at link_port */
 } mpp_topo;
 
 /* A topology plug-in (STYLE rule 5). setup fills t from cfg (a struct of

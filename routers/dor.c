@@ -36,11 +36,12 @@ uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n)
     return t->node_router[n];
 }
 
-/* The local port of router r that ejects to node n (r must be n's router). */
+/* The local port of router r that ejects to node n (r must be n's router).
+ * Meshes, hypercubes and k-ary n-cubes only: their links are not split
+ * (the butterfly's step gives its ejection port itself). */
 static uint32_t eject_port(const mpp_topo *t, uint32_t r, uint32_t n)
 {
-    uint32_t l = t->node_link_base[n];
-    return (t->link_eject ? t->link_eject[l] : t->link_port[l]) - t->port_base[r];
+    return t->link_port[t->node_link_base[n]] - t->port_base[r];
 }
 
 static uint32_t mesh_step(const mpp_topo *t, uint32_t r, uint32_t to, uint32_t tr, int yx)
