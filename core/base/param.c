@@ -50,15 +50,31 @@ static int int_value(const mpp_param *p, const char *text, double net_mhz, uint6
     return MPP_UNITS_OK;
 }
 
-/* "[a, b, c]" (flow list of integers) into l; "[]" is empty. */
-static int u32list_value(const mpp_param *p, const char *text, mpp_u32list *l)
+/* One item of a list of row p's type (integers, or true / false for a
+ * bool list) into *out. */
+static int list_item(const mpp_param *p, const char *text, uint32_t *out)
+{
+    if (p->type == MPP_PT_BOOLLIST) {
+        if (strcmp(text, "true") && strcmp(text, "false"))
+            return MPP_UNITS_BAD;
+        *out = text[0] == 't';
+        return MPP_UNITS_OK;
+    }
+    mpp_param item = *p;
+    item.type = MPP_PT_U32;
+    uint64_t v = 0;
+    int rc = int_value(&item, text, 0, &v);
+    *out = (uint32_t)v;
+    return rc;
+}
+
+/* "[a, b, c]" (a flow list of row p's items) into l; "[]" is empty. */
+static int list_value(const mpp_param *p, const char *text, mpp_u32list *l)
 {
     memset(l, 0, sizeof *l);
     size_t n = strlen(text);
     if (n < 2 || text[0] != '[' || text[n - 1] != ']')
         return MPP_UNITS_BAD;
-    mpp_param item = *p;
-    item.type = MPP_PT_U32;
     const char *c = text + 1, *end = text + n - 1;
     while (c < end && *c == ' ')
         c++;
@@ -68,10 +84,9 @@ static int u32list_value(const mpp_param *p, const char *text, mpp_u32list *l)
         while (c < end && *c != ',' && *c != ' ' && k + 1 < sizeof buf)
             buf[k++] = *c++;
         buf[k] = '\0';
-        uint64_t v;
-        if (l->n == MPP_U32LIST_MAX || int_value(&item, buf, 0, &v))
+        if (l->n == MPP_U32LIST_MAX || list_item(p, buf, &l->v[l->n]))
             return MPP_UNITS_BAD;
-        l->v[l->n++] = (uint32_t)v;
+        l->n++;
         while (c < end && (*c == ' ' || *c == ','))
             c++;
     }
@@ -119,52 +134,19 @@ int mpp_param_set_text(const mpp_param *p, const char *text, double net_mhz, voi
                 return MPP_UNITS_OK;
             }
         return MPP_UNITS_BAD;
-    case MPP_PT_U32LIST: {
+    case MPP_PT_U32LIST:
+    case MPP_PT_BOOLLIST: {
+        /* a flow list, or one value (a list of one) */
         mpp_u32list l;
         if (text[0] == '[') {
-            if ((rc = u32list_value(p, text, &l)))
+            if ((rc = list_value(p, text, &l)))
                 return rc;
         } else {
-            mpp_param item = *p;
-            item.type = MPP_PT_U32;
             memset(&l, 0, sizeof l);
-            if ((rc = int_value(&item, text, net_mhz, &v)))
+            if ((rc = list_item(p, text, &l.v[0])))
                 return rc;
-            l.v[l.n++] = (uint32_t)v;
+            l.n = 1;
         }
-        memcpy(dst, &l, sizeof l);
-        return MPP_UNITS_OK;
-    }
-    case MPP_PT_BOOLLIST: {
-        /* one value, or a flow list "[true, false]" */
-        mpp_u32list l;
-        memset(&l, 0, sizeof l);
-        size_t n = strlen(text);
-        const char *c = text, *end = text + n;
-        if (n >= 2 && text[0] == '[' && text[n - 1] == ']') {
-            c++;
-            end--;
-        }
-        while (c < end) {
-            while (c < end && (*c == ' ' || *c == ','))
-                c++;
-            if (c == end)
-                break;
-            size_t k = 0;
-            while (c + k < end && c[k] != ',' && c[k] != ' ')
-                k++;
-            if (l.n == MPP_U32LIST_MAX)
-                return MPP_UNITS_BAD;
-            if (k == 4 && !strncmp(c, "true", 4))
-                l.v[l.n++] = 1;
-            else if (k == 5 && !strncmp(c, "false", 5))
-                l.v[l.n++] = 0;
-            else
-                return MPP_UNITS_BAD;
-            c += k;
-        }
-        if (text[0] != '[' && l.n != 1)
-            return MPP_UNITS_BAD;
         memcpy(dst, &l, sizeof l);
         return MPP_UNITS_OK;
     }
