@@ -578,6 +578,7 @@ int mpp_deadlock_check(const mpp_topo *t, const mpp_routing_ops *ops, const void
         return mpp_err_set(err, MPP_ERUN, "router '%s' declares no route class", ops->name);
     vc_model(res, ops->name, k.RC, vcs, message_classes);
     res->nodes = t->nodes;
+    res->escape_classes = ops->escape_classes ? ops->escape_classes(t, cfg) : 0;
     k.C = k.RC + 1;
     k.G = res->groups;
     double bytes = (double)k.P * k.C * k.N / 8;

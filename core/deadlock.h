@@ -48,6 +48,9 @@ typedef struct mpp_deadlock_result {
     uint32_t groups;            /* VC groups per channel: RC, or V / M when folded */
     bool folded;                /* V / M < RC: route class c is in group c * (V / M) / RC */
     char refusal[320];          /* why mpp_net_init refuses these VCs; "" when it accepts them */
+    uint32_t escape_classes;    /* an adaptive routing's escape classes 0 .. E - 1: the
+                                   relation (and so the graph) is its escape sub-network;
+                                   0: the whole routing */
     /* the graph */
     uint64_t states;            /* relation states explored */
     uint64_t channels;          /* channels with a dependency */

@@ -190,15 +190,23 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     if (n->V > 64)
         return mpp_err_set(err, MPP_EINVAL, "network: %u VCs per port is above the limit of 64%s",
                            n->V, nc->vcs_per_class ? " (vcs_per_class x classes)" : "");
-    if (n->V < classes || n->V % classes)
+    if (n->V < classes || n->V % classes) {
+        char esc[96] = "";
+        if (n->routing->escape_classes) {
+            uint32_t e = n->routing->escape_classes(t, n->routing_cfg);
+            snprintf(esc, sizeof esc, ": %u escape (dimension order%s) + %u adaptive", e,
+                     e > 1 ? ", datelines" : "", n->route_classes - e);
+        }
         return mpp_err_set(err, MPP_EINVAL,
                            "network: router '%s' needs vcs to be a multiple of %u "
-                           "(%u message class%s x %u route class%s); vcs is %u "
+                           "(%u message class%s x %u route class%s%s); vcs is %u "
                            "(or set vcs_per_class)",
                            n->routing->name, classes, n->message_classes,
                            n->message_classes == 1 ? "" : "es", n->route_classes,
-                           n->route_classes == 1 ? "" : "es", n->V);
+                           n->route_classes == 1 ? "" : "es", esc, n->V);
+    }
     n->vcs_per_class = n->V / classes;
+    n->adaptive = n->routing->route_adaptive != NULL;
     if (n->routing->setup) {
         int rc = n->routing->setup(t, n->routing_cfg, &n->routing_priv, err);
         if (rc)
@@ -699,6 +707,9 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
     pk->hops++; /* routed once at every router it crosses (it starts at -1) */
 }
 
+static bool route_and_allocate_adaptive(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
+                                        uint32_t g, uint32_t v);
+
 /* Route computation (once per packet per router) and VC allocation for the
  * waiting input VC v of port p (global g, local input ip of router r).
  * Returns true when the VC holds an output VC afterwards. plain: as for
@@ -713,8 +724,11 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
     mpp_ivc *c = IVC(p, v);
     uint32_t flit = BUF(p, v)[c->head];
     mpp_packet *pk = &n->pkt[flit >> 2];
-    if (c->out == MPP_NONE)
+    if (c->out == MPP_NONE) {
+        if (__builtin_expect(n->adaptive, 0))
+            return route_and_allocate_adaptive(n, rt, r, p, g, v);
         route_vc(n, rt, r, p, g, v, c, pk);
+    }
     uint32_t out = c->out;
     mpp_port *op = PORT(out);
     uint32_t lo = c->lo, span = (uint32_t)c->hi - lo;
@@ -765,6 +779,86 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
                                uint32_t v)
 {
     return route_and_allocate_with(n, rt, r, p, g, v, false);
+}
+
+/* --- adaptive routing ------------------------------------------------------- */
+
+uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls)
+{
+    const mpp_net *n = x->net;
+    HOT;
+    uint32_t og = n->topo->port_base[x->router] + port;
+    const mpp_port *op = PORT(og);
+    uint32_t lo = (x->mclass * n->route_classes + cls) * n->vcs_per_class;
+    const mpp_ovc *ovs = OVC(op, 0);
+    bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !op->sink;
+    uint32_t ok = 0, credits = 0;
+    for (uint32_t w = lo; w < lo + n->vcs_per_class; w++)
+        ok += ovs[w].holder == MPP_NONE && (!ct || ovs[w].credits >= x->flits);
+    if (!ok)
+        return 0;
+    if (op->sink)
+        return 1 + ok;
+    for (uint32_t w = 0; w < n->V; w++)
+        credits += ovs[w].credits;
+    return 1 + credits;
+}
+
+/* Route and VC allocation of the waiting head of input VC v (port p,
+ * global g, router r) under adaptive routing: the plug-in chooses the hop
+ * now, seeing the outputs (mpp_route_free); when the hop finds no VC, its
+ * choice is undone (route state, output) and the head is routed again
+ * next cycle. Hops and misroutes count the hops taken. */
+static __attribute__((noinline)) bool route_and_allocate_adaptive(mpp_net *n, mpp_router *rt,
+                                                                  uint32_t r, mpp_port *p,
+                                                                  uint32_t g, uint32_t v)
+{
+    HOT;
+    mpp_ivc *c = IVC(p, v);
+    mpp_packet *pk = &n->pkt[BUF(p, v)[c->head] >> 2];
+    if (!pk->rerouting) {
+        pk->rerouting = 1;
+        pk->wait_since = n->cycle;
+    }
+    uint32_t peer = n->topo->port_peer[g];
+    mpp_route_ctx x = {
+        .net = n,
+        .router = r,
+        .in_class = peer == MPP_TOPO_NONE || (peer & MPP_TOPO_NODE)
+                        ? MPP_ROUTE_INJECT
+                        : v / n->vcs_per_class % n->route_classes,
+        .waited = (uint32_t)(n->cycle - pk->wait_since),
+        .misroutes = pk->misroutes,
+        .mclass = pk->mclass,
+        .flits = pk->flits,
+    };
+    mpp_route_state saved = pk->route;
+    mpp_route_out ro = {.misroute = 0};
+    n->routing->route_adaptive(n->topo, n->routing_cfg, n->routing_priv, r, p->local, &pk->route,
+                               &n->rrng[r], &x, &ro);
+    uint32_t og = rt->base + ro.port;
+    if (n->pair != NULL) {
+        uint32_t l = n->pair[g];
+        if (PORT(og)->sink && l != MPP_TOPO_NONE)
+            og = n->topo->link_port[l];
+    }
+    c->out = og;
+    c->lout = (uint16_t)(og - rt->base);
+    if (v < 8)
+        p->lo8[v] = (uint8_t)c->lout;
+    uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
+    c->lo = (uint16_t)(cls * n->vcs_per_class);
+    c->hi = (uint16_t)(c->lo + n->vcs_per_class);
+    if (route_and_allocate_with(n, rt, r, p, g, v, false)) {
+        pk->route.route_class = (uint8_t)ro.route_class;
+        pk->hops++;
+        pk->misroutes = (uint8_t)(pk->misroutes + (ro.misroute != 0));
+        pk->rerouting = 0;
+        return true;
+    }
+    pk->route = saved;
+    c->out = MPP_NONE;
+    return false;
 }
 
 /* Move the front flit of input VC v of global input port g (record p,
@@ -1476,6 +1570,8 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         p->measured = e->measured;
         p->pace = e->pace;
         p->eject_link = 0;
+        p->rerouting = 0;
+        p->misroutes = 0;
         mpp_route_state_init(&p->route, n->topo, node, e->dst);
         if (n->routing->init_packet)
             n->routing->init_packet(n->topo, n->routing_cfg, n->routing_priv, &p->route, rng);

@@ -51,6 +51,10 @@ typedef struct mpp_packet {
     uint64_t tag;
     uint32_t src, dst;       /* physical nodes */
     uint32_t next_free;      /* pool free list */
+    /* adaptive routing only (routing->route_adaptive) */
+    uint64_t wait_since;     /* cycle its head was first routed at its current router */
+    uint8_t rerouting;       /* its head waits at a router for an output VC */
+    uint8_t misroutes;       /* non-minimal hops taken */
 } mpp_packet;
 
 /* A packet waiting at its source, not yet in the pool (SPEC 2: source
@@ -179,6 +183,8 @@ typedef struct mpp_net {
                                      (an mpp_ivc, then its B buffer words) */
     bool pf;                      /* the records are larger than the cache: fetch ahead */
     bool nic_model;               /* ejection limited by receive-FIFO credits */
+    bool adaptive;                /* routing->route_adaptive: a waiting head is routed again
+                                     every cycle (route_and_allocate_adaptive) */
     uint32_t *ej_credits;         /* [links x message classes] free receive-FIFO flits: the
                                      FIFO is shared by a node's links in equal parts */
     uint32_t fifo_flits;          /* each link's share, flits (nic_model) */

@@ -46,6 +46,8 @@ typedef struct mpp_sim_result {
     double latency_network_p50, latency_network_p95, latency_network_p99;
     uint64_t latency_network_max;
     double hops_mean;             /* inter-router links per measured packet */
+    double misroutes_mean;        /* non-minimal hops per measured packet (router misroute) */
+    uint32_t misroutes_max;       /* most non-minimal hops of a measured packet */
     double channel_util_mean;     /* mean utilisation of inter-router channels in the window */
     double channel_util_max;
     uint32_t peak_vc_flits;       /* largest occupancy of any VC buffer */

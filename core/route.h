@@ -51,7 +51,30 @@ static inline void mpp_route_state_init(mpp_route_state *st, const mpp_topo *t, 
 typedef struct mpp_route_out {
     uint32_t port;
     uint32_t route_class;
+    uint32_t misroute;      /* route_adaptive: 1 when the hop moves away from the
+                               destination (counted per packet once it is taken) */
 } mpp_route_out;
+
+/* Adaptive routing (route_adaptive): what the engine tells the plug-in of
+ * the head it routes and of the router's outputs. */
+typedef struct mpp_route_ctx {
+    const void *net;        /* the engine's network, for mpp_route_free */
+    uint32_t router;
+    uint32_t in_class;      /* route class of the VC the head holds, MPP_ROUTE_INJECT
+                               (defined below) when it has just been injected */
+    uint32_t waited;        /* cycles it has waited at this router for an output VC */
+    uint32_t misroutes;     /* misroutes it has taken so far */
+    uint32_t mclass, flits; /* its message class and length */
+} mpp_route_ctx;
+
+/* How free local output port `port` of the router is for the head of x on
+ * route class cls: 0 when no VC of (its message class, cls) can be
+ * allocated to it now (all held; under cut-through, none with credits for
+ * the whole packet); else 1 + the free credits of the port (all its output
+ * VCs: the space left downstream). A port that ejects to a node: 1 + the
+ * number of its free VCs of the class. Defined by the engine
+ * (core/network.c). */
+uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls);
 
 typedef struct mpp_routing_ops mpp_routing_ops;
 
@@ -111,6 +134,23 @@ struct mpp_routing_ops {
                      uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
                      mpp_route_emit emit, void *ud);
     void (*destroy)(void *priv);
+    /* Adaptive routing (NULL: oblivious). When set, the engine calls it
+     * instead of route for every head at a router, and calls it again in
+     * every cycle the head finds no output VC on the hop it chose: the
+     * plug-in sees the outputs through mpp_route_free (x) and may pick
+     * another. Changes it makes to st count only for the hop taken (the
+     * engine restores st after a hop that found no VC). route must still
+     * be given: the node side uses it to pick an all-port node's injection
+     * link, and it is the hop taken when every output is free. */
+    void (*route_adaptive)(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                           uint32_t in_port, mpp_route_state *st, mpp_rng *rng,
+                           const mpp_route_ctx *x, mpp_route_out *out);
+    /* Adaptive routing with escape channels: the route classes 0 .. E - 1
+     * (E returned here) form the escape sub-network, a deadlock-free
+     * routing of its own that a packet may always take; relation then
+     * describes that sub-network alone (mppnet check --deadlock checks it,
+     * Duato's condition). NULL: relation is the whole routing. */
+    uint32_t (*escape_classes)(const mpp_topo *t, const void *cfg);
 };
 
 #endif

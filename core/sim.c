@@ -122,6 +122,8 @@ struct mpp_sim {
     uint64_t created_flits;/* flits created in the window */
     uint64_t measured_created, measured_delivered;
     uint64_t hops_sum;
+    uint64_t misroutes_sum; /* adaptive routing: non-minimal hops of measured packets */
+    uint32_t misroutes_max;
     mpp_hist lat_total, lat_net;
     uint64_t *matrix;      /* [N * N] or NULL */
     uint32_t *chan_out;    /* channel index -> output endpoint */
@@ -138,6 +140,13 @@ static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
 static const mpp_srcq *queue_for(void *ud, uint32_t node, uint32_t cls, uint32_t dst);
 
 /* --- ejection ------------------------------------------------------------- */
+
+static inline void count_misroutes(mpp_sim *s, const mpp_packet *p)
+{
+    s->misroutes_sum += p->misroutes;
+    if (p->misroutes > s->misroutes_max)
+        s->misroutes_max = p->misroutes;
+}
 
 static void packet_hooks(mpp_sim *s, const mpp_packet *p, uint64_t cycle, bool measured)
 {
@@ -173,6 +182,7 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_total, cycle - p->created);
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
+        count_misroutes(s, p);
         packet_hooks(s, p, cycle, true);
         mpp_nodes_arrive(s->nodes, node, flit >> 2, cycle);
         return;
@@ -182,6 +192,7 @@ static void eject_cb(void *ud, uint32_t node, uint32_t flit, uint64_t cycle)
         mpp_hist_add(&s->lat_total, cycle - p->created);
         mpp_hist_add(&s->lat_net, cycle - p->injected);
         s->hops_sum += p->hops;
+        count_misroutes(s, p);
     }
     if (!s->open)
         s->outstanding--;
@@ -844,6 +855,9 @@ static void finish(mpp_sim *s)
     r->latency_network_max = s->lat_net.max;
     r->latency_mean_us = c->net.net_mhz > 0 ? r->latency_mean / c->net.net_mhz : NAN;
     r->hops_mean = s->measured_delivered ? (double)s->hops_sum / (double)s->measured_delivered : NAN;
+    r->misroutes_mean =
+        s->measured_delivered ? (double)s->misroutes_sum / (double)s->measured_delivered : NAN;
+    r->misroutes_max = s->misroutes_max;
     double usum = 0, umax = 0;
     uint64_t ninter = 0;
     for (size_t i = 0; i < s->nchan; i++) {

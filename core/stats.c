@@ -109,6 +109,8 @@ const mpp_result_field mpp_result_fields[] = {
     F(latency_network_max, MPP_F_U64, "head injection to tail ejection, maximum"),
     F(latency_mean_us, MPP_F_DOUBLE, "latency_mean in microseconds (needs net_mhz)"),
     F(hops_mean, MPP_F_DOUBLE, "inter-router links per measured packet"),
+    F(misroutes_mean, MPP_F_DOUBLE, "non-minimal hops per measured packet (router misroute)"),
+    F(misroutes_max, MPP_F_U32, "most non-minimal hops of a measured packet"),
     F(packets_measured, MPP_F_U64, "packets created in the measurement window"),
     F(packets_delivered, MPP_F_U64, "of those, delivered"),
     F(channel_util_mean, MPP_F_DOUBLE, "mean utilisation of inter-router channels"),

@@ -235,3 +235,76 @@ void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32
         emit(ud, &h);
     }
 }
+
+uint64_t mpp_routing_minimal_ports(const mpp_topo *t, uint32_t r, uint32_t tr)
+{
+    uint64_t m = 0;
+    if (t->kind == MPP_TOPO_HYPERCUBE)
+        return (uint64_t)(r ^ tr);
+    if (t->kind == MPP_TOPO_MESH) {
+        uint32_t a = mpp_mesh_coord(t, r), b = mpp_mesh_coord(t, tr);
+        uint32_t rx = a & 0xffff, ry = a >> 16, tx = b & 0xffff, ty = b >> 16;
+        if (tx != rx)
+            m |= 1ULL << (tx > rx ? 0 : 1);
+        if (ty != ry)
+            m |= 1ULL << (ty > ry ? 2 : 3);
+        return m;
+    }
+    if (t->kind != MPP_TOPO_KARY)
+        return 0;
+    const mpp_cube *c = mpp_topo_cube(t);
+    const uint16_t *a = c->coord + (size_t)r * c->n, *b = c->coord + (size_t)tr * c->n;
+    for (uint32_t d = 0; d < c->n; d++) {
+        if (a[d] == b[d])
+            continue;
+        uint32_t alt, p = kary_dir(c, d, a[d], b[d], NULL, &alt);
+        m |= 1ULL << p;
+        if (alt != MPP_TOPO_NONE)
+            m |= 1ULL << alt;
+    }
+    return m;
+}
+
+void mpp_routing_escape_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls_in,
+                            uint32_t escape, const mpp_route_state *st, mpp_rng *rng,
+                            mpp_route_out *out)
+{
+    /* a packet that holds an adaptive VC enters the escape sub-network as
+     * if injected at r: the dateline rule starts again on the lower class */
+    uint32_t cls = cls_in < escape ? cls_in : MPP_ROUTE_INJECT;
+    out->port = t->kind == MPP_TOPO_KARY ? mpp_routing_kary_port(t, r, st->dst, rng, NULL)
+                                         : mpp_routing_dor_step(t, r, st->dst, st->dst_router);
+    out->route_class = mpp_routing_dor_class(t, r, in_port, out->port, 0, cls, st->dst_router);
+    out->misroute = 0;
+}
+
+bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
+                                  const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
+                                  mpp_route_out *out)
+{
+    uint64_t m = mpp_routing_minimal_ports(t, r, st->dst_router);
+    uint32_t best = 0, ties = 0, pick = 0;
+    for (; m; m &= m - 1) {
+        uint32_t p = (uint32_t)__builtin_ctzll(m);
+        uint32_t f = x ? mpp_route_free(x, p, cls) : 1;
+        if (f < best || f == 0)
+            continue;
+        if (f > best) {
+            best = f;
+            ties = 0;
+        }
+        /* reservoir draw among the ports as free as the best */
+        if (++ties == 1 || mpp_rng_below(rng, ties) == 0)
+            pick = p;
+    }
+    if (!best)
+        return false;
+    *out = (mpp_route_out){.port = pick, .route_class = cls};
+    return true;
+}
+
+bool mpp_routing_router_port(const mpp_topo *t, uint32_t r, uint32_t p)
+{
+    uint32_t peer = t->port_peer[t->port_base[r] + p];
+    return peer != MPP_TOPO_NONE && !(peer & MPP_TOPO_NODE);
+}

@@ -10,6 +10,8 @@ extern const mpp_routing_ops mpp_routing_valiant;
 extern const mpp_routing_ops mpp_routing_romm;
 extern const mpp_routing_ops mpp_routing_fattree_random;
 extern const mpp_routing_ops mpp_routing_xyyx;
+extern const mpp_routing_ops mpp_routing_adaptive;
+extern const mpp_routing_ops mpp_routing_misroute;
 
 static const mpp_routing_ops *const all[] = {
     &mpp_routing_ecube,
@@ -17,6 +19,8 @@ static const mpp_routing_ops *const all[] = {
     &mpp_routing_romm,
     &mpp_routing_fattree_random,
     &mpp_routing_xyyx,
+    &mpp_routing_adaptive,
+    &mpp_routing_misroute,
     NULL,
 };
 

@@ -6,6 +6,7 @@
 #ifndef MPP_ROUTERS_ROUTING_H
 #define MPP_ROUTERS_ROUTING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/route.h"
@@ -71,5 +72,28 @@ void mpp_routing_dor_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32
                          uint32_t phase, uint32_t target, mpp_route_emit emit, void *ud);
 /* The router node `n` attaches to through its first link. */
 uint32_t mpp_routing_node_router(const mpp_topo *t, uint32_t n);
+
+/* Adaptive routing (routers/adaptive.c, misroute.c). The minimal output
+ * ports of router r toward router tr as a mask (bit = local port): on a
+ * mesh, hypercube or k-ary n-cube every port of a dimension in which r and
+ * tr differ that moves toward tr (on a ring the shorter way; both ways
+ * when as long); 0 when r == tr or on other topologies. */
+uint64_t mpp_routing_minimal_ports(const mpp_topo *t, uint32_t r, uint32_t tr);
+/* The escape hop of a packet at router r holding a VC of class cls_in
+ * (MPP_ROUTE_INJECT: just injected): dimension order toward st->dst with
+ * the dateline rule on classes 0 .. escape - 1; a packet arriving on an
+ * adaptive class (>= escape) enters the escape sub-network as if injected
+ * at r. */
+void mpp_routing_escape_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls_in,
+                            uint32_t escape, const mpp_route_state *st, mpp_rng *rng,
+                            mpp_route_out *out);
+/* The minimal port with the most free credits for class cls
+ * (mpp_route_free; ties by a draw from rng), x NULL: all equally free.
+ * False when none can be allocated now. */
+bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
+                                  const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
+                                  mpp_route_out *out);
+/* True when local port p of router r leads to another router. */
+bool mpp_routing_router_port(const mpp_topo *t, uint32_t r, uint32_t p);
 
 #endif

@@ -276,6 +276,14 @@ static void deadlock_print(const char *name, const mpp_sim_config *c,
     printf(", %" PRIu32 " route class%s\n", r->route_classes, r->route_classes == 1 ? "" : "es");
     if (r->refusal[0])
         printf("  the setup refuses this configuration: %s\n", r->refusal);
+    if (r->escape_classes) {
+        char esc[32] = "route class 0";
+        if (r->escape_classes > 1)
+            snprintf(esc, sizeof esc, "route classes 0..%" PRIu32, r->escape_classes - 1);
+        printf("  the escape sub-network (%s) is checked: the adaptive class%s above it may "
+               "wait for it, and Duato's condition is that it alone has no cycle\n",
+               esc, r->route_classes - r->escape_classes == 1 ? "" : "es");
+    }
     if (r->ncycle)
         printf("  cycle of %" PRIu32 " channels%s, each held by a packet that waits for the "
                "next:\n",
