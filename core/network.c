@@ -783,7 +783,7 @@ static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port 
 
 /* --- adaptive routing ------------------------------------------------------- */
 
-uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls)
+static uint32_t net_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls)
 {
     const mpp_net *n = x->net;
     HOT;
@@ -822,6 +822,7 @@ static __attribute__((noinline)) bool route_and_allocate_adaptive(mpp_net *n, mp
     }
     uint32_t peer = n->topo->port_peer[g];
     mpp_route_ctx x = {
+        .free = net_route_free,
         .net = n,
         .router = r,
         .in_class = peer == MPP_TOPO_NONE || (peer & MPP_TOPO_NODE)

@@ -57,24 +57,29 @@ typedef struct mpp_route_out {
 
 /* Adaptive routing (route_adaptive): what the engine tells the plug-in of
  * the head it routes and of the router's outputs. */
-typedef struct mpp_route_ctx {
-    const void *net;        /* the engine's network, for mpp_route_free */
+typedef struct mpp_route_ctx mpp_route_ctx;
+struct mpp_route_ctx {
+    /* How free local output port `port` of the router is for this head on
+     * route class cls: 0 when no VC of (its message class, cls) can be
+     * allocated to it now (all held; under cut-through, none with credits
+     * for the whole packet); else 1 + the free credits of the port (all its
+     * output VCs: the space left downstream). A port that ejects to a node:
+     * 1 + the number of its free VCs of the class. The engine's is
+     * net_route_free (core/network.c); tests give their own. */
+    uint32_t (*free)(const mpp_route_ctx *x, uint32_t port, uint32_t cls);
+    const void *net;        /* the engine's network (or a test's state) */
     uint32_t router;
-    uint32_t in_class;      /* route class of the VC the head holds, MPP_ROUTE_INJECT
-                               (defined below) when it has just been injected */
+    uint32_t in_class;      /* route class of the VC the head holds; MPP_ROUTE_INJECT
+                               (0xffffffff) when it has just been injected */
     uint32_t waited;        /* cycles it has waited at this router for an output VC */
     uint32_t misroutes;     /* misroutes it has taken so far */
     uint32_t mclass, flits; /* its message class and length */
-} mpp_route_ctx;
+};
 
-/* How free local output port `port` of the router is for the head of x on
- * route class cls: 0 when no VC of (its message class, cls) can be
- * allocated to it now (all held; under cut-through, none with credits for
- * the whole packet); else 1 + the free credits of the port (all its output
- * VCs: the space left downstream). A port that ejects to a node: 1 + the
- * number of its free VCs of the class. Defined by the engine
- * (core/network.c). */
-uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls);
+static inline uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls)
+{
+    return x->free(x, port, cls);
+}
 
 typedef struct mpp_routing_ops mpp_routing_ops;
 
