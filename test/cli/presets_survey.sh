@@ -17,13 +17,6 @@
 PY=$(command -v python3) || { echo "SKIP: no python3"; exit 77; }
 cd "$T" || exit 1
 
-# The cm2 preset routes with `adaptive`; a build without it runs the cm2
-# cases with e-cube (and says so).
-CM2_OV=()
-if ! "$MPPNET" list routers 2>/dev/null | grep -Eq '^  adaptive '; then
-    CM2_OV=(network.router=ecube)
-    echo "note: no adaptive router in this build: cm2 runs with network.router=ecube"
-fi
 
 # coll_exp MACHINE TOPOLOGY-LINES: a 64-node msbt broadcast on MACHINE.
 coll_exp() {
@@ -57,7 +50,6 @@ while IFS='|' read -r m topo want; do
     mkdir -p "$d"
     coll_exp "$m" "$topo" >"$d/exp.yaml"
     ov=()
-    [ "$m" = cm2 ] && ov=("${CM2_OV[@]}")
     # the preset's own values under the file's topology
     if expect_status "dump_$m" 0 "$d" run exp.yaml --dump-config "${ov[@]}"; then
         IFS=';' read -r -a keys <<<"$want"
@@ -114,8 +106,8 @@ expect_bad unknown_preset_override "command line.*'cm3'.*cm2.*jmachine.*t3d" run
 
 # --- 3. the cm2-against-hypercube experiments in small ------------------------
 small=('sweep.workload.bytes=[1KiB]' 'network.hypercube.dim=3')
-cm2_ov=$(IFS=';'; echo "${small[*]}${CM2_OV[*]:+;${CM2_OV[*]}}")
-if [ ${#CM2_OV[@]} -eq 0 ]; then cm2_small=10; else cm2_small=5; fi
+cm2_ov=$(IFS=';'; echo "${small[*]}")
+cm2_small=10
 for b in cm2 hypercube; do
     case $b in
     cm2) full=30 n=$cm2_small o=$cm2_ov ;;
@@ -137,7 +129,7 @@ PYEOF
     [ "$n" = "$rows" ] || fail "cmp_$b: $n distinct points in $rows rows"
     awk '!($6 > 0) { bad = 1 } END { exit bad }' "$T/cmp_$b.t" ||
         fail "cmp_$b: a vs_bound not positive: $(tr '\n' ' ' <"$T/cmp_$b.t")"
-    if [ "$b" = cm2 ] && [ ${#CM2_OV[@]} -eq 0 ]; then
+    if [ "$b" = cm2 ]; then
         awk '$1 != "alltoall" { t[$1 " " $3 " " $4] = $5 }
              END { for (k in t) { split(k, a, " ")
                                   if (a[3] == "adaptive" && t[a[1] " " a[2] " ecube"] != t[k]) bad = 1 }
