@@ -479,6 +479,9 @@ static void sim_summary(const mpp_sim_config *cfg, const mpp_sim *s, const mpp_s
     printf("  %-15s %.2f mean, %.0f p99 cycles (from injection)\n", "network",
            r->latency_network_mean, r->latency_network_p99);
     printf("  %-15s %.3f mean\n", "hops", r->hops_mean);
+    if (r->misroutes_max)
+        printf("  %-15s %.3f mean, %" PRIu32 " max per packet\n", "misroutes", r->misroutes_mean,
+               r->misroutes_max);
     printf("  %-15s %" PRIu64 " measured, %" PRIu64 " delivered\n", "packets", r->packets_measured,
            r->packets_delivered);
     printf("  %-15s %" PRIu64 " simulated in %.3f s (%.0f cycles/s)\n", "cycles", r->cycles,
