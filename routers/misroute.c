@@ -36,7 +36,7 @@ typedef struct misroute_cfg {
 
 static const mpp_param misroute_params[] = {
     {"threshold", MPP_PT_U32, offsetof(misroute_cfg, threshold), "16", 0, 1000000, NULL,
-     "T: cycles a head waits with every minimal port blocked before it may misroute"},
+     "T: cycles a head waits with no minimal adaptive VC free before it may misroute"},
     {"max", MPP_PT_U32, offsetof(misroute_cfg, max), "2", 0, 64, NULL,
      "m: misroutes per packet at most; after m, escape channels (minimal) to the destination"},
 };
@@ -142,7 +142,7 @@ static void misroute_relation(const mpp_topo *t, const void *cfg, void *priv, ui
 const mpp_routing_ops mpp_routing_misroute = {
     .name = "misroute",
     .aliases = (const char *const[]){"chaos", NULL},
-    .help = "adaptive, and after T cycles with every minimal port blocked any free "
+    .help = "adaptive, and after T cycles with no minimal adaptive VC free any free "
             "non-minimal port, at most m times per packet (threshold, max)",
     .schema = {misroute_params, MPP_COUNTOF(misroute_params), sizeof(misroute_cfg)},
     .supports = misroute_supports,
