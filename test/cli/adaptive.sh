@@ -44,9 +44,9 @@ full_load() { # TOPOLOGY ROUTER VCS ESCAPE [OVERRIDE...]
         --cycles 20000 workload.drain_factor=0 network.watchdog_cycles=2000 "$@" \
         >fl.out 2>fl.err || rc=$?
     if [ "$rc" != 0 ] || grep -qi deadlock fl.out fl.err; then
-        fail "full load $topo $rt vcs $v $*: exit $rc $(head -2 fl.err)"
+        fail "full load $topo $rt vcs $v${*:+ $*}: exit $rc $(head -2 fl.err)"
     else
-        pass "full load $topo $rt vcs $v $*: accepted $(sed -n 's/.*"accepted": \([0-9.]*\).*/\1/p' fl.out | head -c 6)," \
+        pass "full load $topo $rt vcs $v${*:+ $*}: accepted $(sed -n 's/.*"accepted": \([0-9.]*\).*/\1/p' fl.out | head -c 6)," \
             "misroutes per packet $(sed -n 's/.*"misroutes_mean": \([0-9.]*\).*/\1/p' fl.out | head -c 5)"
     fi
     rc=0
