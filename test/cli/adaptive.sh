@@ -30,6 +30,13 @@ run_shrunk "$E" torus_tornado 1200 40 "sweep.network.topology=[kary-ncube];sweep
         fail "criteria: $(grep -v '^ok' crit.out)"
     fi
 }
+# how misroute's T and m were chosen: the sweep, one point of it
+run_shrunk "$SRCDIR/experiments/routing/misroute_params.yaml" misroute_params 1440 2 \
+    "sweep.network.topology+workload.pattern=[[kary-ncube, tornado]];sweep.network.misroute.threshold=[16];sweep.network.misroute.max=[2];sweep.workload.rate=[0.275]" &&
+    python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(not r or any(x["saturated"] != "false" for x in r))' misroute_params/results.csv &&
+    pass "misroute_params.yaml in small: T 16, m 2 unsaturated on the torus at 0.275" ||
+    fail "misroute_params.yaml in small: $(cat misroute_params/results.csv 2>/dev/null | head -3)"
 # the same bytes at -j 1
 (cd "$SRCDIR" && "$MPPNET" run "$E" -q -j 1 -o "$T/tt1" 'sweep.network.topology=[kary-ncube]' \
     'sweep.workload.pattern=[tornado]' 'sweep.workload.rate=[0.2, 0.225, 0.25, 0.275, 0.3]') >/dev/null 2>&1 &&
