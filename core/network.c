@@ -1275,12 +1275,13 @@ static void router_islip(mpp_net *n, mpp_router *rt, uint32_t r)
  * read, so that those misses overlap instead of stalling one visit after
  * another. The heads are routed in the order va_pass would route them
  * (rotating input order, VCs ascending), so each router's random draws are
- * the same; under the age allocator, which routes oldest first, only the
- * fetches are done. */
+ * the same; under the age allocator, which routes oldest first, and under
+ * adaptive routing, which routes a head when it tries for a VC (it sees the
+ * outputs as they are then), only the fetches are done. */
 static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
 {
     HOT;
-    bool route = n->allocator != MPP_ALLOC_AGE;
+    bool route = n->allocator != MPP_ALLOC_AGE && !n->adaptive;
     for (uint32_t w = w0; w < w1; w++)
         for (uint64_t m = n->amask[w]; m; m &= m - 1) {
             uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
