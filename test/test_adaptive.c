@@ -219,7 +219,7 @@ static void all_pairs(const mpp_topo *t, const char *rname, uint32_t T, uint32_t
     CHECKF(ty.too_many == 0, "%s on %s: %u packets above m misroutes", rname, tn, ty.too_many);
     CHECKF(ty.bad_misroute == 0, "%s on %s: %u bad misroutes", rname, tn, ty.bad_misroute);
     CHECKF(ty.early == 0, "%s on %s: %u misroutes before T cycles", rname, tn, ty.early);
-    if (mis && max_mis > 0 && T <= 4)
+    if (mis && max_mis > 0 && (T <= 4 || p_free <= 0.05))
         CHECKF(ty.misroutes > 0, "%s on %s: no misroute at all (the test cannot see them)",
                rname, tn);
     printf("%-8s (T %2u, m %u) on %-10s of %3u nodes: %5u packets, %.3f misroutes each\n", rname,
@@ -252,6 +252,7 @@ int main(void)
         all_pairs(&t, "adaptive", 0, 0, 0.5);
         all_pairs(&t, "adaptive", 0, 0, 1.0);
         all_pairs(&t, "misroute", 16, 2, 0.3);
+        all_pairs(&t, "misroute", 16, 2, 0.05); /* blocked long enough for T = 16 */
         all_pairs(&t, "misroute", 2, 3, 0.2);
         all_pairs(&t, "misroute", 0, 1, 0.5);
         all_pairs(&t, "misroute", 4, 0, 0.2);
