@@ -679,16 +679,27 @@ void mpp_net_deliver(mpp_net *n)
 /* --- phase 2: routers ------------------------------------------------------ */
 
 /* Route computation for the head at the front of input VC c (v of port p,
- * global g) of router r, packet pk: the routing plug-in, once per packet
- * per router. */
-static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
-                            uint32_t v, mpp_ivc *c, mpp_packet *pk)
+ * global g) of router r, packet pk: the routing plug-in's hop, and from it
+ * the VC's output (under all-port, ejection by the link paired with the
+ * arrival port) and the VC range of (message class, route class). x NULL
+ * (a constant): `route`, once per packet per router, the hop counted;
+ * else `route_adaptive` with the outputs' view x, the hop in *ro, counted
+ * by route_and_allocate_adaptive once it is taken. */
+static inline __attribute__((always_inline)) void
+route_vc_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g, uint32_t v,
+              mpp_ivc *c, mpp_packet *pk, const mpp_route_ctx *x, mpp_route_out *ro)
 {
     HOT;
-    mpp_route_out ro;
-    n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, p->local, &pk->route,
-                      &n->rrng[r], &ro);
-    uint32_t og = rt->base + ro.port;
+    mpp_route_out own;
+    if (!x) {
+        ro = &own;
+        n->routing->route(n->topo, n->routing_cfg, n->routing_priv, r, p->local, &pk->route,
+                          &n->rrng[r], ro);
+    } else {
+        n->routing->route_adaptive(n->topo, n->routing_cfg, n->routing_priv, r, p->local,
+                                   &pk->route, &n->rrng[r], x, ro);
+    }
+    uint32_t og = rt->base + ro->port;
     if (__builtin_expect(n->pair != NULL, 0)) {
         /* all-port: eject on the link paired with the arrival port
          * (a packet from the local node keeps link 0) */
@@ -700,11 +711,19 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
     c->lout = (uint16_t)(og - rt->base);
     if (v < 8)
         p->lo8[v] = (uint8_t)c->lout;
-    uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
+    uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro->route_class;
     c->lo = (uint16_t)(cls * n->vcs_per_class);
     c->hi = (uint16_t)(c->lo + n->vcs_per_class);
-    pk->route.route_class = (uint8_t)ro.route_class;
-    pk->hops++; /* routed once at every router it crosses (it starts at -1) */
+    if (!x) {
+        pk->route.route_class = (uint8_t)ro->route_class;
+        pk->hops++; /* routed once at every router it crosses (it starts at -1) */
+    }
+}
+
+static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
+                            uint32_t v, mpp_ivc *c, mpp_packet *pk)
+{
+    route_vc_with(n, rt, r, p, g, v, c, pk, NULL, NULL);
 }
 
 static bool route_and_allocate_adaptive(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
@@ -835,21 +854,7 @@ static __attribute__((noinline)) bool route_and_allocate_adaptive(mpp_net *n, mp
     };
     mpp_route_state saved = pk->route;
     mpp_route_out ro = {.misroute = 0};
-    n->routing->route_adaptive(n->topo, n->routing_cfg, n->routing_priv, r, p->local, &pk->route,
-                               &n->rrng[r], &x, &ro);
-    uint32_t og = rt->base + ro.port;
-    if (n->pair != NULL) {
-        uint32_t l = n->pair[g];
-        if (PORT(og)->sink && l != MPP_TOPO_NONE)
-            og = n->topo->link_port[l];
-    }
-    c->out = og;
-    c->lout = (uint16_t)(og - rt->base);
-    if (v < 8)
-        p->lo8[v] = (uint8_t)c->lout;
-    uint32_t cls = (uint32_t)pk->mclass * n->route_classes + ro.route_class;
-    c->lo = (uint16_t)(cls * n->vcs_per_class);
-    c->hi = (uint16_t)(c->lo + n->vcs_per_class);
+    route_vc_with(n, rt, r, p, g, v, c, pk, &x, &ro);
     if (route_and_allocate_with(n, rt, r, p, g, v, false)) {
         pk->route.route_class = (uint8_t)ro.route_class;
         pk->hops++;

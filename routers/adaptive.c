@@ -26,22 +26,7 @@
 
 static bool adaptive_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
-    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY)
-        return true;
-    mpp_err_set(err, MPP_EINVAL,
-                "router 'adaptive' supports the mesh, hypercube and kary-ncube topologies, not '%s'",
-                t->ops->name);
-    return false;
-}
-
-static uint32_t adaptive_escape(const mpp_topo *t, const void *cfg)
-{
-    return mpp_routing_ring_classes(t);
-}
-
-static uint32_t adaptive_classes(const mpp_topo *t, const void *cfg)
-{
-    return mpp_routing_ring_classes(t) + 1;
+    return mpp_routing_supports_direct(t, "adaptive", err);
 }
 
 static void adaptive_route_x(const mpp_topo *t, uint32_t r, uint32_t in_port, mpp_route_state *st,
@@ -67,20 +52,7 @@ static void adaptive_route_adaptive(const mpp_topo *t, const void *cfg, void *pr
 static void adaptive_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                            uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
-    uint32_t cls = st->route_class;
-    if (in_port == t->link_port[t->node_link_base[st->src]] - t->port_base[r] &&
-        r == t->node_router[st->src])
-        cls = MPP_ROUTE_INJECT;
-    adaptive_route_x(t, r, in_port, st, rng, NULL, cls, out);
-}
-
-/* The escape sub-network (dimension order with datelines) entered at any
- * router: the hops of ecube. */
-static void adaptive_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
-                              uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
-                              mpp_route_emit emit, void *ud)
-{
-    mpp_routing_dor_hop(t, r, in_port, cls, 0, to, emit, ud);
+    adaptive_route_x(t, r, in_port, st, rng, NULL, mpp_routing_held_class(t, r, in_port, st), out);
 }
 
 const mpp_routing_ops mpp_routing_adaptive = {
@@ -88,9 +60,9 @@ const mpp_routing_ops mpp_routing_adaptive = {
     .help = "minimal adaptive (Duato): any minimal port on the adaptive class, the most free "
             "credits first; dimension-order escape classes (datelines on rings)",
     .supports = adaptive_supports,
-    .route_classes = adaptive_classes,
+    .route_classes = mpp_routing_adaptive_classes,
     .route = adaptive_route,
     .route_adaptive = adaptive_route_adaptive,
-    .escape_classes = adaptive_escape,
-    .relation = adaptive_relation,
+    .escape_classes = mpp_routing_escape_classes,
+    .relation = mpp_routing_escape_relation,
 };

@@ -278,14 +278,12 @@ void mpp_routing_escape_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uin
     out->misroute = 0;
 }
 
-bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
-                                  const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
-                                  mpp_route_out *out)
+bool mpp_routing_freest(uint64_t ports, uint32_t cls, mpp_rng *rng, const mpp_route_ctx *x,
+                        uint32_t *pick)
 {
-    uint64_t m = mpp_routing_minimal_ports(t, r, st->dst_router);
-    uint32_t best = 0, ties = 0, pick = 0;
-    for (; m; m &= m - 1) {
-        uint32_t p = (uint32_t)__builtin_ctzll(m);
+    uint32_t best = 0, ties = 0;
+    for (; ports; ports &= ports - 1) {
+        uint32_t p = (uint32_t)__builtin_ctzll(ports);
         uint32_t f = x ? mpp_route_free(x, p, cls) : 1;
         if (f < best || f == 0)
             continue;
@@ -295,16 +293,66 @@ bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
         }
         /* reservoir draw among the ports as free as the best */
         if (++ties == 1 || mpp_rng_below(rng, ties) == 0)
-            pick = p;
+            *pick = p;
     }
-    if (!best)
+    return best != 0;
+}
+
+bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
+                                  const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
+                                  mpp_route_out *out)
+{
+    uint32_t pick = 0;
+    if (!mpp_routing_freest(mpp_routing_minimal_ports(t, r, st->dst_router), cls, rng, x, &pick))
         return false;
     *out = (mpp_route_out){.port = pick, .route_class = cls};
     return true;
 }
 
-bool mpp_routing_router_port(const mpp_topo *t, uint32_t r, uint32_t p)
+uint64_t mpp_routing_detour_ports(const mpp_topo *t, uint32_t r, uint32_t tr, uint32_t in_port)
 {
-    uint32_t peer = t->port_peer[t->port_base[r] + p];
-    return peer != MPP_TOPO_NONE && !(peer & MPP_TOPO_NODE);
+    uint64_t minimal = mpp_routing_minimal_ports(t, r, tr), m = 0;
+    uint32_t np = t->port_base[r + 1] - t->port_base[r];
+    for (uint32_t p = 0; p < np && p < 64; p++) {
+        uint32_t peer = t->port_peer[t->port_base[r] + p];
+        if (p != in_port && !(minimal >> p & 1) && peer != MPP_TOPO_NONE &&
+            !(peer & MPP_TOPO_NODE))
+            m |= 1ULL << p;
+    }
+    return m;
+}
+
+bool mpp_routing_supports_direct(const mpp_topo *t, const char *name, mpp_err *err)
+{
+    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY)
+        return true;
+    mpp_err_set(err, MPP_EINVAL,
+                "router '%s' supports the mesh, hypercube and kary-ncube topologies, not '%s'",
+                name, t->ops->name);
+    return false;
+}
+
+uint32_t mpp_routing_escape_classes(const mpp_topo *t, const void *cfg)
+{
+    return mpp_routing_ring_classes(t);
+}
+
+uint32_t mpp_routing_adaptive_classes(const mpp_topo *t, const void *cfg)
+{
+    return mpp_routing_ring_classes(t) + 1;
+}
+
+void mpp_routing_escape_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                                 uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                                 mpp_route_emit emit, void *ud)
+{
+    mpp_routing_dor_hop(t, r, in_port, cls, 0, to, emit, ud);
+}
+
+uint32_t mpp_routing_held_class(const mpp_topo *t, uint32_t r, uint32_t in_port,
+                                const mpp_route_state *st)
+{
+    bool injected = r == t->node_router[st->src] &&
+                    in_port == t->link_port[t->node_link_base[st->src]] - t->port_base[r];
+    return injected ? MPP_ROUTE_INJECT : st->route_class;
 }

@@ -43,51 +43,7 @@ static const mpp_param misroute_params[] = {
 
 static bool misroute_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
-    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY)
-        return true;
-    mpp_err_set(err, MPP_EINVAL,
-                "router 'misroute' supports the mesh, hypercube and kary-ncube topologies, not '%s'",
-                t->ops->name);
-    return false;
-}
-
-static uint32_t misroute_escape(const mpp_topo *t, const void *cfg)
-{
-    return mpp_routing_ring_classes(t);
-}
-
-static uint32_t misroute_classes(const mpp_topo *t, const void *cfg)
-{
-    return mpp_routing_ring_classes(t) + 1;
-}
-
-/* The free port to a router, neither minimal nor the way the head came in,
- * with the most free credits on class cls (ties by a draw); false when
- * there is none. */
-static bool misroute_port(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls,
-                          const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
-                          mpp_route_out *out)
-{
-    uint64_t minimal = mpp_routing_minimal_ports(t, r, st->dst_router);
-    uint32_t np = t->port_base[r + 1] - t->port_base[r];
-    uint32_t best = 0, ties = 0, pick = 0;
-    for (uint32_t p = 0; p < np; p++) {
-        if (p == in_port || (minimal >> p & 1) || !mpp_routing_router_port(t, r, p))
-            continue;
-        uint32_t f = mpp_route_free(x, p, cls);
-        if (f == 0 || f < best)
-            continue;
-        if (f > best) {
-            best = f;
-            ties = 0;
-        }
-        if (++ties == 1 || mpp_rng_below(rng, ties) == 0)
-            pick = p;
-    }
-    if (!best)
-        return false;
-    *out = (mpp_route_out){.port = pick, .route_class = cls, .misroute = 1};
-    return true;
+    return mpp_routing_supports_direct(t, "misroute", err);
 }
 
 static void misroute_route_x(const mpp_topo *t, const misroute_cfg *cfg, uint32_t r,
@@ -111,7 +67,10 @@ static void misroute_route_x(const mpp_topo *t, const misroute_cfg *cfg, uint32_
         *out = (mpp_route_out){.port = out->port, .route_class = E};
         return;
     }
-    misroute_port(t, r, in_port, E, st, rng, x, out);
+    uint32_t pick;
+    if (mpp_routing_freest(mpp_routing_detour_ports(t, r, st->dst_router, in_port), E, rng, x,
+                           &pick))
+        *out = (mpp_route_out){.port = pick, .route_class = E, .misroute = 1};
 }
 
 static void misroute_route_adaptive(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
@@ -125,18 +84,8 @@ static void misroute_route_adaptive(const mpp_topo *t, const void *cfg, void *pr
 static void misroute_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                            uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
-    uint32_t cls = st->route_class;
-    if (in_port == t->link_port[t->node_link_base[st->src]] - t->port_base[r] &&
-        r == t->node_router[st->src])
-        cls = MPP_ROUTE_INJECT;
-    misroute_route_x(t, cfg, r, in_port, st, rng, NULL, cls, 0, 0, out);
-}
-
-static void misroute_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
-                              uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
-                              mpp_route_emit emit, void *ud)
-{
-    mpp_routing_dor_hop(t, r, in_port, cls, 0, to, emit, ud);
+    misroute_route_x(t, cfg, r, in_port, st, rng, NULL, mpp_routing_held_class(t, r, in_port, st),
+                     0, 0, out);
 }
 
 const mpp_routing_ops mpp_routing_misroute = {
@@ -146,9 +95,9 @@ const mpp_routing_ops mpp_routing_misroute = {
             "non-minimal port, at most m times per packet (threshold, max)",
     .schema = {misroute_params, MPP_COUNTOF(misroute_params), sizeof(misroute_cfg)},
     .supports = misroute_supports,
-    .route_classes = misroute_classes,
+    .route_classes = mpp_routing_adaptive_classes,
     .route = misroute_route,
     .route_adaptive = misroute_route_adaptive,
-    .escape_classes = misroute_escape,
-    .relation = misroute_relation,
+    .escape_classes = mpp_routing_escape_classes,
+    .relation = mpp_routing_escape_relation,
 };

@@ -45,12 +45,7 @@ static bool romm_supports(const mpp_topo *t, const void *cfgp, mpp_err *err)
         mpp_err_set(err, MPP_EINVAL, "router 'romm': k must be between 1 and %d", MPP_ROUTE_MAXPHASE);
         return false;
     }
-    if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY)
-        return true;
-    mpp_err_set(err, MPP_EINVAL,
-                "router 'romm' supports the mesh, hypercube and kary-ncube topologies, not '%s'",
-                t->ops->name);
-    return false;
+    return mpp_routing_supports_direct(t, "romm", err);
 }
 
 static uint32_t romm_classes(const mpp_topo *t, const void *cfgp)

@@ -87,13 +87,35 @@ uint64_t mpp_routing_minimal_ports(const mpp_topo *t, uint32_t r, uint32_t tr);
 void mpp_routing_escape_hop(const mpp_topo *t, uint32_t r, uint32_t in_port, uint32_t cls_in,
                             uint32_t escape, const mpp_route_state *st, mpp_rng *rng,
                             mpp_route_out *out);
-/* The minimal port with the most free credits for class cls
- * (mpp_route_free; ties by a draw from rng), x NULL: all equally free.
- * False when none can be allocated now. */
+/* Of the local ports in the mask `ports`, the one whose class cls is the
+ * freest (mpp_route_free; ties by a draw from rng; x NULL: all equally
+ * free) in *pick; false when none can be allocated now. */
+bool mpp_routing_freest(uint64_t ports, uint32_t cls, mpp_rng *rng, const mpp_route_ctx *x,
+                        uint32_t *pick);
+/* The freest minimal port of router r toward st's destination on class
+ * cls (mpp_routing_freest), as a hop; false when none is free. */
 bool mpp_routing_adaptive_minimal(const mpp_topo *t, uint32_t r, uint32_t cls,
                                   const mpp_route_state *st, mpp_rng *rng, const mpp_route_ctx *x,
                                   mpp_route_out *out);
-/* True when local port p of router r leads to another router. */
-bool mpp_routing_router_port(const mpp_topo *t, uint32_t r, uint32_t p);
+/* The ports of router r that lead to another router but not closer to
+ * router tr, other than in_port (the detours of a misroute), as a mask. */
+uint64_t mpp_routing_detour_ports(const mpp_topo *t, uint32_t r, uint32_t tr, uint32_t in_port);
+/* supports for a routing of meshes, hypercubes and k-ary n-cubes (ROMM,
+ * the adaptive routers): false, with the reason naming router `name`,
+ * on any other topology. */
+bool mpp_routing_supports_direct(const mpp_topo *t, const char *name, mpp_err *err);
+/* The adaptive routers' classes: escape classes (the dateline rule's 1 or
+ * 2) and, above them, one adaptive class; their relation is the escape
+ * sub-network's, dimension order entered at any router. */
+uint32_t mpp_routing_escape_classes(const mpp_topo *t, const void *cfg);
+uint32_t mpp_routing_adaptive_classes(const mpp_topo *t, const void *cfg);
+void mpp_routing_escape_relation(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
+                                 uint32_t in_port, uint32_t cls, uint32_t to, uint32_t flags,
+                                 mpp_route_emit emit, void *ud);
+/* For a route hook without the engine's view: the class a head at router r
+ * that arrived on in_port holds (MPP_ROUTE_INJECT at its source's node
+ * port, else the class of its last hop). */
+uint32_t mpp_routing_held_class(const mpp_topo *t, uint32_t r, uint32_t in_port,
+                                const mpp_route_state *st);
 
 #endif
