@@ -19,25 +19,6 @@
 #include "routers/routing.h"
 #include "test/testutil.h"
 
-static int build(mpp_topo *t, const char *name, const char *const *kv)
-{
-    const mpp_topo_ops *ops = mpp_topo_find(name);
-    mpp_blob cfg;
-    memset(&cfg, 0, sizeof cfg);
-    mpp_schema_defaults(&ops->schema, cfg.b);
-    for (; kv && kv[0]; kv += 2)
-        if (mpp_param_set_text(mpp_schema_find(&ops->schema, kv[0]), kv[1], 0, cfg.b)) {
-            fprintf(stderr, "%s: bad %s=%s\n", name, kv[0], kv[1]);
-            return -1;
-        }
-    mpp_err err;
-    if (mpp_topo_build(t, ops, cfg.b, &err)) {
-        fprintf(stderr, "build %s: %s\n", name, err.msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* The mock outputs: per call, each (port, class) is free with probability
  * p_free (a random free-credit count), or every adaptive VC is blocked
  * (block_adaptive); the escape classes follow escape_free. */
@@ -245,7 +226,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         mpp_topo t;
-        if (build(&t, nets[i].topo, nets[i].kv)) {
+        if (test_build_topo(&t, nets[i].topo, nets[i].kv)) {
             CHECK(0);
             continue;
         }
@@ -261,7 +242,7 @@ int main(void)
     }
     mpp_topo fly;
     static const char *const fly42[] = {"k", "4", "n", "2", NULL};
-    if (!build(&fly, "butterfly", fly42)) {
+    if (!test_build_topo(&fly, "butterfly", fly42)) {
         mpp_err err;
         mpp_blob cfg;
         memset(&cfg, 0, sizeof cfg);

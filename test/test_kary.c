@@ -19,25 +19,6 @@
 #include "routers/routing.h"
 #include "test/testutil.h"
 
-static int build(mpp_topo *t, const char *name, const char *const *kv)
-{
-    const mpp_topo_ops *ops = mpp_topo_find(name);
-    mpp_blob cfg;
-    memset(&cfg, 0, sizeof cfg);
-    mpp_schema_defaults(&ops->schema, cfg.b);
-    for (; kv && kv[0]; kv += 2)
-        if (mpp_param_set_text(mpp_schema_find(&ops->schema, kv[0]), kv[1], 0, cfg.b)) {
-            fprintf(stderr, "%s: bad %s=%s\n", name, kv[0], kv[1]);
-            return -1;
-        }
-    mpp_err err;
-    if (mpp_topo_build(t, ops, cfg.b, &err)) {
-        fprintf(stderr, "build %s: %s\n", name, err.msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* Does the relation at (r, in, cls, to, flags) offer hop h? */
 typedef struct want {
     mpp_route_hop h;
@@ -205,7 +186,7 @@ static void all_pairs(mpp_topo *t, const char *rname, const char *param, int val
 static void cube_routings(const char *const *kv, bool fly)
 {
     mpp_topo t;
-    if (build(&t, fly ? "butterfly" : "kary-ncube", kv)) {
+    if (test_build_topo(&t, fly ? "butterfly" : "kary-ncube", kv)) {
         CHECK(0);
         return;
     }
@@ -253,7 +234,7 @@ int main(void)
     /* shapes: a 4x4x4 torus has radix 7 and distance 6 between opposite
      * corners of the half-ring; the mixed 5x3 wraps only in dimension 0 */
     mpp_topo t;
-    if (!build(&t, "kary-ncube", torus444)) {
+    if (!test_build_topo(&t, "kary-ncube", torus444)) {
         CHECK(t.nodes == 64 && t.max_radix == 7);
         CHECK(t.ops->distance(&t, 0, 2 + 2 * 4 + 2 * 16) == 6);
         CHECK(t.ops->distance(&t, 0, 3) == 1); /* the wrap-around link */
@@ -272,7 +253,7 @@ int main(void)
         CHECK(mpp_routing_kary_port(&t, 0, 1, &rng, &alt) == 0 && alt == MPP_TOPO_NONE);
         mpp_topo_free(&t);
     }
-    if (!build(&t, "kary-ncube", mixed5x3)) {
+    if (!test_build_topo(&t, "kary-ncube", mixed5x3)) {
         CHECK(t.ops->distance(&t, 0, 4) == 1 && t.ops->distance(&t, 0, 10) == 2);
         CHECK(mpp_routing_find("ecube")->route_classes(&t, NULL) == 2);
         mpp_topo_free(&t);
@@ -280,7 +261,7 @@ int main(void)
     /* the binary shape numbers its ports as the hypercube: dimension d, node */
     static const char *const bin4[] = {"k", "[2, 2, 2, 2]", "torus", "false", "order",
                                        "descending", NULL};
-    if (!build(&t, "kary-ncube", bin4)) {
+    if (!test_build_topo(&t, "kary-ncube", bin4)) {
         mpp_topo h;
         const mpp_topo_ops *hops = mpp_topo_find("hypercube");
         mpp_blob hc;
@@ -295,7 +276,7 @@ int main(void)
     }
     /* a 4-ary 2-fly: 16 terminals, 2 stages of 4 routers; a terminal's link
      * injects at stage 0 and ejects at stage 1 */
-    if (!build(&t, "butterfly", fly42)) {
+    if (!test_build_topo(&t, "butterfly", fly42)) {
         CHECK(t.nodes == 16 && t.routers == 8 && t.link_eject != NULL);
         CHECK(t.port_router[t.link_port[5]] == 1 && t.port_router[t.link_eject[5]] == 5);
         mpp_topo_free(&t);

@@ -60,6 +60,28 @@ static inline int test_set_u32(const mpp_schema *sc, mpp_blob *b, const char *ke
     return -1;
 }
 
+/* Build topology `name` with its defaults and the text settings kv (key,
+ * value, ..., NULL), as a YAML section would give them. 0, or -1 after a
+ * message. */
+static inline int test_build_topo(mpp_topo *t, const char *name, const char *const *kv)
+{
+    const mpp_topo_ops *ops = mpp_topo_find(name);
+    mpp_blob cfg;
+    memset(&cfg, 0, sizeof cfg);
+    mpp_schema_defaults(&ops->schema, cfg.b);
+    for (; kv && kv[0]; kv += 2)
+        if (mpp_param_set_text(mpp_schema_find(&ops->schema, kv[0]), kv[1], 0, cfg.b)) {
+            fprintf(stderr, "%s: bad %s=%s\n", name, kv[0], kv[1]);
+            return -1;
+        }
+    mpp_err err;
+    if (mpp_topo_build(t, ops, cfg.b, &err)) {
+        fprintf(stderr, "build %s: %s\n", name, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* Set configuration key `key` (as in YAML: "workload.rate",
  * "network.mesh.rows") to the printf-formatted value, through the same
  * schemas as a file; a failure is a failed check. */
