@@ -96,29 +96,6 @@ expect_bad vcs_zero 'between 1 and 64' sim -q --topology butterfly:4x3 --vcs 0 -
 
 # --- the static check: no cycle with the minimum VCs, a cycle with one
 # fewer (the configurations the setup refuses) and for xyyx -------------
-static_check() { # TOPOLOGY ROUTER VCS WANT-STATUS [OVERRIDE]
-    cat >"$T/ck.yaml" <<YAML
-mppnet: 1
-name: ck
-network:
-  topology: "$1"
-  router: "$2"
-  vcs: $3
-YAML
-    local rc=0
-    "$MPPNET" check --deadlock "$T/ck.yaml" ${5:+"$5"} >"$T/ck.out" 2>&1 || rc=$?
-    if [ "$rc" != "$4" ]; then
-        fail "check --deadlock $1 $2 vcs $3: exit $rc, expected $4: $(head -3 "$T/ck.out")"
-    elif [ "$4" = 0 ]; then
-        grep -q '  no cycle: ' "$T/ck.out" && pass "check --deadlock $1 $2 vcs $3${5:+ $5}: no cycle" ||
-            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
-    else
-        grep -q 'cycle of [0-9]* channels' "$T/ck.out" &&
-            { [ "$2" = xyyx ] || grep -q 'the setup refuses this configuration' "$T/ck.out"; } &&
-            pass "check --deadlock $1 $2 vcs $3${5:+ $5}: $(grep -o 'cycle of [0-9]* channels' "$T/ck.out")" ||
-            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
-    fi
-}
 static_check kary-ncube:4x4x4 ecube 2 0
 static_check kary-ncube:4x4x4 ecube 1 1
 static_check kary-ncube:4x4x4 valiant 4 0

@@ -125,5 +125,35 @@ expect_bad() {
     pass "$name: $(head -1 "$T/$name.err")"
 }
 
+# static_check TOPOLOGY ROUTER VCS WANT-STATUS [OVERRIDE]: `mppnet check
+# --deadlock` of a network of that topology, router and VCs must exit with
+# WANT-STATUS and say `no cycle` (0), or show a cycle and, unless the
+# router is xyyx, that the setup refuses the configuration (1). When
+# CK_ALSO is set, the report must also match that extended regular
+# expression.
+static_check() {
+    cat >"$T/ck.yaml" <<YAML
+mppnet: 1
+name: ck
+network:
+  topology: "$1"
+  router: "$2"
+  vcs: $3
+YAML
+    local rc=0
+    "$MPPNET" check --deadlock "$T/ck.yaml" ${5:+"$5"} >"$T/ck.out" 2>&1 || rc=$?
+    if [ "$rc" != "$4" ] || { [ -n "${CK_ALSO:-}" ] && ! grep -Eq -- "$CK_ALSO" "$T/ck.out"; }; then
+        fail "check --deadlock $1 $2 vcs $3: exit $rc, expected $4: $(head -4 "$T/ck.out")"
+    elif [ "$4" = 0 ]; then
+        grep -q '  no cycle: ' "$T/ck.out" && pass "check --deadlock $1 $2 vcs $3${5:+ $5}: no cycle" ||
+            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
+    else
+        grep -q 'cycle of [0-9]* channels' "$T/ck.out" &&
+            { [ "$2" = xyyx ] || grep -q 'the setup refuses this configuration' "$T/ck.out"; } &&
+            pass "check --deadlock $1 $2 vcs $3${5:+ $5}: $(grep -o 'cycle of [0-9]* channels' "$T/ck.out")" ||
+            fail "check --deadlock $1 $2 vcs $3: $(cat "$T/ck.out")"
+    fi
+}
+
 # Strip the host-timing lines of a results.json / sim --json output.
 no_timing() { grep -v wall_seconds "$1"; }
