@@ -69,14 +69,14 @@ typedef struct perm_cfg {
 static const mpp_param perm_params[] = {
     {"perm", MPP_PT_ENUM, offsetof(perm_cfg, perm), "transpose", 0, 0, perm_names,
      "the permutation of the cube addresses"},
-    {"m", MPP_PT_U32, offsetof(perm_cfg, m), "1", 0, 0, NULL,
+    {"m", MPP_PT_U32, offsetof(perm_cfg, m), "1", 0, 1e9, NULL,
      "shuffle: rotate the address left by m bits (m mod n)"},
-    {"k", MPP_PT_U32, offsetof(perm_cfg, k), "0", 0, 0, NULL,
+    {"k", MPP_PT_U32, offsetof(perm_cfg, k), "0", 0, 31, NULL,
      "bit_complement: complement the low k address bits (0: all n; at most n)"},
     {"fft", MPP_PT_BOOL, offsetof(perm_cfg, fft), "false", 0, 0, NULL,
      "index_reversal: the real-to-complex FFT form (bit-complement within the subcubes "
      "0..01x..x) instead of i -> (N - i) mod N"},
-    {"dims", MPP_PT_U32LIST, offsetof(perm_cfg, dims), "[]", 0, 0, NULL,
+    {"dims", MPP_PT_U32LIST, offsetof(perm_cfg, dims), "[]", 0, 31, NULL,
      "dimension_permutation: address bit d moves to bit dims[d] (a list of the n "
      "dimensions, each once)"},
 };

@@ -20,6 +20,7 @@
 
 #include "algorithms/patterns.h"
 #include "algorithms/workloads.h"
+#include "core/base/ckd.h"
 #include "core/schema.h"
 #include "core/sim.h"
 
@@ -56,9 +57,9 @@ static const mpp_param msg_params[] = {
      "list: [[src, dst, bytes], ...]"},
     {"placement", MPP_PT_ENUM, offsetof(msg_cfg, placement), "identity", 0, 0, placement_choices,
      "permutation: logical-to-physical node placement"},
-    {"warmup", MPP_PT_CYCLES, offsetof(msg_cfg, warmup), "10000", 0, 0, NULL,
+    {"warmup", MPP_PT_CYCLES, offsetof(msg_cfg, warmup), "10000", 0, MPP_CKD_WINDOW_MAX, NULL,
      "gather, list: start of the throughput window, cycles"},
-    {"measure", MPP_PT_CYCLES, offsetof(msg_cfg, measure), "30000", 1, 0, NULL,
+    {"measure", MPP_PT_CYCLES, offsetof(msg_cfg, measure), "30000", 1, MPP_CKD_WINDOW_MAX, NULL,
      "gather, list: length of the throughput window, cycles"},
 };
 
@@ -177,8 +178,10 @@ static int msg_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     if (c->shape == SHAPE_PERMUTATION) {
         rc = shape_permutation(s, c, &pg, err);
     } else {
-        mpp_sim_window(s, c->warmup, c->warmup + c->measure);
-        rc = c->shape == SHAPE_GATHER ? shape_gather(N, c, &pg, err) : shape_list(N, c, &pg, err);
+        rc = mpp_sim_window(s, c->warmup, c->measure, err);
+        if (!rc)
+            rc = c->shape == SHAPE_GATHER ? shape_gather(N, c, &pg, err)
+                                          : shape_list(N, c, &pg, err);
     }
     if (!rc)
         rc = mpp_sim_programs(s, pg.prog, err);

@@ -26,6 +26,7 @@
 #include "algorithms/replay.h"
 #include "algorithms/schedule.h"
 #include "algorithms/workloads.h"
+#include "core/base/ckd.h"
 #include "core/schema.h"
 #include "core/sim.h"
 
@@ -74,9 +75,9 @@ static const mpp_param sched_params[] = {
      "replay the schedule on the machine (false: only schedule it)"},
     {"reuse", MPP_PT_U32, offsetof(sched_cfg, reuse), "1", 1, 1e9, NULL,
      "times the schedule is used: total_ms = schedule_ms / reuse + comm_ms"},
-    {"warmup", MPP_PT_CYCLES, offsetof(sched_cfg, warmup), "10000", 0, 0, NULL,
+    {"warmup", MPP_PT_CYCLES, offsetof(sched_cfg, warmup), "10000", 0, MPP_CKD_WINDOW_MAX, NULL,
      "start of the throughput window, cycles"},
-    {"measure", MPP_PT_CYCLES, offsetof(sched_cfg, measure), "30000", 1, 0, NULL,
+    {"measure", MPP_PT_CYCLES, offsetof(sched_cfg, measure), "30000", 1, MPP_CKD_WINDOW_MAX, NULL,
      "length of the throughput window, cycles"},
 };
 
@@ -101,9 +102,11 @@ static int sched_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL,
                            "key 'workload.scheduler': a schedule workload needs a scheduler "
                            "(mppnet list schedulers)");
-    mpp_sim_window(s, c->warmup, c->warmup + c->measure);
+    int rc = mpp_sim_window(s, c->warmup, c->measure, err);
+    if (rc)
+        return rc;
     int paradigm = c->paradigm ? c->paradigm - 1 : c->r.scheduler->paradigm;
-    int rc = mpp_replay_prepare(rp, &c->r, paradigm, mpp_sim_topology(s)->nodes,
+    rc = mpp_replay_prepare(rp, &c->r, paradigm, mpp_sim_topology(s)->nodes,
                                 mpp_sim_config_get(s)->run.seed,
                                 mpp_sim_config_get(s)->node.mem_word_cycles, err);
     if (rc || !c->simulate)

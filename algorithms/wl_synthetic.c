@@ -11,6 +11,7 @@
 
 #include "algorithms/patterns.h"
 #include "algorithms/workloads.h"
+#include "core/base/ckd.h"
 #include "core/sim.h"
 
 typedef struct syn_cfg {
@@ -31,9 +32,9 @@ static const mpp_param syn_params[] = {
      "offered load, flits/node/cycle"},
     {"packet_flits", MPP_PT_U32, offsetof(syn_cfg, packet_flits), "5", 1, 65535, NULL,
      "flits per packet"},
-    {"warmup", MPP_PT_CYCLES, offsetof(syn_cfg, warmup), "10000", 0, 0, NULL,
+    {"warmup", MPP_PT_CYCLES, offsetof(syn_cfg, warmup), "10000", 0, MPP_CKD_WINDOW_MAX, NULL,
      "cycles before measurement"},
-    {"measure", MPP_PT_CYCLES, offsetof(syn_cfg, measure), "30000", 1, 0, NULL,
+    {"measure", MPP_PT_CYCLES, offsetof(syn_cfg, measure), "30000", 1, MPP_CKD_WINDOW_MAX, NULL,
      "measurement window, cycles"},
     {"drain_factor", MPP_PT_U32, offsetof(syn_cfg, drain_factor), "10", 0, 1000, NULL,
      "drain limit as a multiple of the measurement window"},

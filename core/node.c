@@ -106,6 +106,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/ckd.h"
 #include "core/base/heap.h"
 #include "core/base/vec.h"
 
@@ -286,14 +287,35 @@ static bool ctrl_push(node *nd, job j)
 
 /* --- time ---------------------------------------------------------------------- */
 
+/* The clock conversions are exact through 128 bits (t x ck alone passes
+ * 2^64 from t = 2^34 at 1 GHz) and saturate at UINT64_MAX (NEVER), past
+ * MPP_CKD_TIME_MAX, where time_ok stops the run. */
 static inline uint64_t cpu_ceil(const mpp_nodes *ns, uint64_t t)
 {
-    return (t * ns->ck + ns->nk - 1) / ns->nk;
+    return mpp_ckd_muldiv(t, ns->ck, ns->nk, true);
 }
-static inline uint64_t net_floor(const mpp_nodes *ns, uint64_t f) { return f * ns->nk / ns->ck; }
+static inline uint64_t net_floor(const mpp_nodes *ns, uint64_t f)
+{
+    return mpp_ckd_muldiv(f, ns->nk, ns->ck, false);
+}
 static inline uint64_t net_ceil(const mpp_nodes *ns, uint64_t f)
 {
-    return (f * ns->nk + ns->ck - 1) / ns->ck;
+    return mpp_ckd_muldiv(f, ns->nk, ns->ck, true);
+}
+
+/* Node n's time f (CPU cycles) after an action: false, with the run's
+ * failure set, when it or its network cycle passes MPP_CKD_TIME_MAX (the
+ * sums of the configuration's costs would wrap; never a silent wrap). */
+static bool time_ok(mpp_nodes *ns, uint32_t n, uint64_t f)
+{
+    if (f <= MPP_CKD_TIME_MAX && net_floor(ns, f) <= MPP_CKD_TIME_MAX)
+        return true;
+    if (!ns->fail[0])
+        snprintf(ns->fail, sizeof ns->fail,
+                 "node %u: the simulated time passes 2^62 cycles: the costs (node.*_cycles, "
+                 "COMPUTE operations, the application's work) are too large to add up",
+                 n);
+    return false;
 }
 
 /* --- the wake heap (core/base/heap.h) --------------------------------------- */
@@ -783,13 +805,13 @@ static uint64_t read_packet(mpp_nodes *ns, uint32_t n, uint32_t cls, bool by_int
             if (ns->handler && (kind != PK_DATA || (m->notify & NOTIFY_RECVD))) {
                 uint32_t args[MPP_AM_MAX_ARGS];
                 memcpy(args, m->args, sizeof args); /* the handler may grow the table */
-                mpp_node_ctx ctx = {ns, n, start + cost, 0, kind == PK_AM ? m->nargs : 0, args};
+                mpp_node_ctx ctx = {ns, n, mpp_ckd_sat_add(start, cost), 0, kind == PK_AM ? m->nargs : 0, args};
                 uint32_t tag = m->notify & NOTIFY_RECVD ? m->tag | MPP_APP_RECVD : m->tag;
                 ns->handler(ns->handler_ud, &ctx, n, m->src, tag, m->bytes);
-                cost += ctx.cost;
+                cost = mpp_ckd_sat_add(cost, ctx.cost);
                 m = &ns->msgs[mi]; /* the handler may have grown the table */
             }
-            recv_complete(ns, n, mi, net_ceil(ns, start + cost));
+            recv_complete(ns, n, mi, net_ceil(ns, mpp_ckd_sat_add(start, cost)));
         }
         break;
     }
@@ -812,7 +834,7 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
         return -1;
     mpp_op op = {.code = paradigm == MPP_PARADIGM_AM ? MPP_OP_AM : MPP_OP_ISEND,
                  .paradigm = paradigm, .peer = dst, .tag = tag, .bytes = bytes};
-    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, ctx->at + ctx->cost));
+    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, mpp_ckd_sat_add(ctx->at, ctx->cost)));
     if (mi == NONE)
         return 0;
     node *nd = &ns->nodes[ctx->n];
@@ -938,7 +960,7 @@ int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
                  .bytes = bytes};
     if (cmmd)
         ctx->cost += ns->cfg.send_msg_cycles;
-    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, ctx->at + ctx->cost));
+    uint32_t mi = new_msg(ns, ctx->n, &op, net_ceil(ns, mpp_ckd_sat_add(ctx->at, ctx->cost)));
     if (mi == NONE)
         return 0;
     node *nd = &ns->nodes[ctx->n];
@@ -947,7 +969,7 @@ int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
     m->notify = NOTIFY_SENT;
     nd->outstanding++;
     if (cmmd) {
-        if (!ctrl_push(nd, (job){mi, PK_REQ, 0, ctx->at + ctx->cost}))
+        if (!ctrl_push(nd, (job){mi, PK_REQ, 0, mpp_ckd_sat_add(ctx->at, ctx->cost)}))
             ns->oom = true;
     } else {
         m->data_queued = 1;
@@ -963,7 +985,7 @@ int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag)
     if ((src >= ns->N && src != MPP_ANY) || tag > MPP_APP_TAG_MAX)
         return -1;
     ctx->cost += ns->cfg.recv_msg_cycles;
-    uint32_t ri = new_recv(ns, ctx->n, src, tag, true, ctx->at + ctx->cost);
+    uint32_t ri = new_recv(ns, ctx->n, src, tag, true, mpp_ckd_sat_add(ctx->at, ctx->cost));
     if (ri == NONE)
         return 0;
     ns->pr[ri].notify = 1;
@@ -974,7 +996,7 @@ int mpp_node_post_recv(mpp_node_ctx *ctx, uint32_t src, uint32_t tag)
 
 void mpp_node_copy_words(mpp_node_ctx *ctx, uint64_t words)
 {
-    ctx->cost += words * ctx->ns->cfg.mem_word_cycles;
+    ctx->cost = mpp_ckd_sat_add(ctx->cost, mpp_ckd_sat_mul(words, ctx->ns->cfg.mem_word_cycles));
 }
 
 /* Message mi of node n has written its last packet at CPU time `at`: the
@@ -1016,12 +1038,16 @@ static uint64_t data_written(mpp_nodes *ns, uint32_t n, uint32_t mi, uint64_t en
  * network). */
 static uint64_t reduce_time(const mpp_node_config *c, const mpp_op *op)
 {
-    return c->reduce_cycles + (op->bytes > 1 ? (op->bytes - 1) * c->reduce_word_cycles : 0);
+    uint64_t words = op->bytes > 1 ? op->bytes - 1 : 0;
+    return mpp_ckd_sat_add(c->reduce_cycles, mpp_ckd_sat_mul(words, c->reduce_word_cycles));
 }
 
-void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles) { ctx->cost += cycles; }
+void mpp_node_compute(mpp_node_ctx *ctx, uint64_t cycles)
+{
+    ctx->cost = mpp_ckd_sat_add(ctx->cost, cycles);
+}
 
-uint64_t mpp_node_now(const mpp_node_ctx *ctx) { return net_ceil(ctx->ns, ctx->at + ctx->cost); }
+uint64_t mpp_node_now(const mpp_node_ctx *ctx) { return net_ceil(ctx->ns, mpp_ckd_sat_add(ctx->at, ctx->cost)); }
 
 /* --- the processor ------------------------------------------------------------ */
 
@@ -1141,7 +1167,17 @@ static void control_enter(mpp_nodes *ns, uint64_t now, uint64_t cost)
         ns->barrier_last = now;
     if (ns->barrier_in < ns->unfinished)
         return;
-    uint64_t rel = ns->barrier_last + cost;
+    uint64_t rel = mpp_ckd_sat_add(ns->barrier_last, cost);
+    if (rel > MPP_CKD_TIME_MAX) {
+        /* the release would pass the time a run may reach: stop the run
+         * (never wake the processors at a wrapped, earlier cycle) */
+        if (!ns->fail[0])
+            snprintf(ns->fail, sizeof ns->fail,
+                     "the control network's release at cycle %llu + %llu passes 2^62 cycles "
+                     "(node.barrier_cycles, node.reduce_cycles, node.reduce_word_cycles)",
+                     (unsigned long long)ns->barrier_last, (unsigned long long)cost);
+        return;
+    }
     for (uint32_t k = 0; k < ns->N; k++)
         if (in_control(ns, &ns->nodes[k]))
             wake(ns, k, rel);
@@ -1189,7 +1225,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
             cost += c->async_msg_cycles;
         if (op->code == MPP_OP_SENDRECV) {
             cost += c->recv_msg_cycles + c->sendrecv_cycles;
-            nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false, start + cost);
+            nd->op_recv = new_recv(ns, n, op->peer2, op->tag, false, mpp_ckd_sat_add(start, cost));
             if (nd->op_recv != NONE)
                 match_pending(ns, n, nd->op_recv);
         }
@@ -1205,7 +1241,7 @@ static uint64_t start_op(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         m->background = op->code == MPP_OP_ISEND;
         m->unmatched = op->code == MPP_OP_AM;
         if (m->paradigm == MPP_PARADIGM_SYNC || m->paradigm == MPP_PARADIGM_ASYNC) {
-            job j = {mi, PK_REQ, 0, start + cost};
+            job j = {mi, PK_REQ, 0, mpp_ckd_sat_add(start, cost)};
             if (!ctrl_push(nd, j))
                 ns->oom = true;
         } else {
@@ -1373,7 +1409,7 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         job *j = &nd->ctrl[nd->ctrl_head];
         if (fifo_room(ns, n, class_of(ns, j->kind), packet_dst(&ns->msgs[j->msg], j->kind))) {
             uint64_t cost = c->send_packet_cycles;
-            write_packet(ns, n, j->msg, j->kind, net_ceil(ns, start + cost), 0);
+            write_packet(ns, n, j->msg, j->kind, net_ceil(ns, mpp_ckd_sat_add(start, cost)), 0);
             nd->ctrl_head = (nd->ctrl_head + 1) % nd->ctrl_cap;
             nd->ctrl_n--;
             nd->send_busy += cost;
@@ -1399,9 +1435,9 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
         if (kind == PK_DATA)
             cost += switch_to(ns, nd, 0, mi);
         data_turn(ns, nd, mi);
-        write_packet(ns, n, mi, kind, net_ceil(ns, start + cost), 0);
+        write_packet(ns, n, mi, kind, net_ceil(ns, mpp_ckd_sat_add(start, cost)), 0);
         nd->send_busy += cost;
-        return cost + data_written(ns, n, mi, start + cost);
+        return cost + data_written(ns, n, mi, mpp_ckd_sat_add(start, cost));
     }
     /* the application's continuation (mpp_node_yield, mpp_node_poll): its
      * writes are out and no packet is waiting, or a bounded poll has read
@@ -1461,7 +1497,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     nd->mcp_f = s0 + ns->cfg.dma_packet_cycles;
     uint64_t cost = (s0 - start) + dma_cost(ns, flits);
     nd->send_busy += dma_cost(ns, flits);
-    uint64_t at = net_ceil(ns, start + cost);
+    uint64_t at = net_ceil(ns, mpp_ckd_sat_add(start, cost));
     uint16_t pace = 0;
     if (ns->stream) {
         at = net_ceil(ns, s0);
@@ -1477,7 +1513,7 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
     }
     data_turn(ns, nd, mi);
     write_packet(ns, n, mi, data_kind(&ns->msgs[mi]), at, pace);
-    return cost + data_written(ns, n, mi, start + cost);
+    return cost + data_written(ns, n, mi, mpp_ckd_sat_add(start, cost));
 }
 
 /* The receive engine of node n: the head packet of its receive FIFOs (the
@@ -1527,7 +1563,9 @@ static bool run_actor(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t cs, uint64
                                      : rx_act(ns, n, start);
         if (cost == NEVER || ns->oom)
             return acted;
-        *f = start + cost;
+        *f = mpp_ckd_sat_add(start, cost);
+        if (!time_ok(ns, n, *f))
+            return acted;
         busy(ns, *f);
         acted = true;
     }
@@ -1541,7 +1579,7 @@ static bool dma_step(mpp_nodes *ns, uint32_t n, uint64_t t)
     node *nd = &ns->nodes[n];
     uint64_t cs = cpu_ceil(ns, t), next = NEVER;
     bool any = false, again = true;
-    while (again && !ns->oom) {
+    while (again && !ns->oom && !ns->fail[0]) {
         again = false;
         next = NEVER;
         if (nd->state != ST_DONE && run_actor(ns, n, t, cs, &nd->f, 0, &next))
@@ -1594,7 +1632,9 @@ void mpp_nodes_step(mpp_nodes *ns, uint64_t t)
                 break;
             }
             nd->state = ST_RUN;
-            nd->f = start + cost;
+            nd->f = mpp_ckd_sat_add(start, cost);
+            if (!time_ok(ns, e.id, nd->f))
+                break;
             busy(ns, nd->f);
             acted = true;
             if (ns->oom || ns->fail[0])

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/base/ckd.h"
+
 static const char *const flow_choices[] = {"wormhole", "cut-through", NULL};
 static const char *const alloc_choices[] = {"separable", "islip", "age", NULL};
 static const char *const nic_choices[] = {"ideal", "model", "dma", NULL};
@@ -35,9 +37,9 @@ static const mpp_param net_params[] = {
      "allocator: separable round-robin, one-iteration iSLIP, or age (separable, oldest packet "
      "first in VC and switch allocation)"},
     {"nic", MPP_PT_ENUM, NET(nic), "ideal", 0, 0, nic_choices, "network interface model"},
-    {"net_mhz", MPP_PT_DOUBLE, NET(net_mhz), "0", 0, 0, NULL,
+    {"net_mhz", MPP_PT_DOUBLE, NET(net_mhz), "0", 0, 1e6, NULL,
      "network clock in MHz (0: unknown; needed for times such as 1.5us)"},
-    {"watchdog_cycles", MPP_PT_CYCLES, NET(watchdog_cycles), "100000", 1, 0, NULL,
+    {"watchdog_cycles", MPP_PT_CYCLES, NET(watchdog_cycles), "100000", 1, MPP_CKD_WINDOW_MAX, NULL,
      "cycles without progress before a run stops as deadlocked"},
     {"shuffle_order", MPP_PT_BOOL, NET(shuffle_order), "false", 0, 0, NULL,
      "testing: shuffle the router update order every cycle"},
@@ -108,9 +110,9 @@ static const mpp_param node_params[] = {
      "CPU cycles to enter and leave an interrupt handler"},
     {"handler_cycles", MPP_PT_U32, NODE(handler_cycles), "20", 0, 1e9, NULL,
      "CPU cycles of an active-message or completion handler"},
-    {"barrier_cycles", MPP_PT_CYCLES, NODE(barrier_cycles), "10", 0, 0, NULL,
+    {"barrier_cycles", MPP_PT_CYCLES, NODE(barrier_cycles), "10", 0, MPP_CKD_CONTROL_MAX, NULL,
      "control network: network cycles from the last entry to the release"},
-    {"reduce_cycles", MPP_PT_CYCLES, NODE(reduce_cycles), "20", 0, 0, NULL,
+    {"reduce_cycles", MPP_PT_CYCLES, NODE(reduce_cycles), "20", 0, MPP_CKD_CONTROL_MAX, NULL,
      "control network: network cycles of a reduction"},
     {"sched_scan_cycles", MPP_PT_U32, NODE(sched_scan_cycles), "0", 0, 1e9, NULL,
      "schedule cost: CPU cycles to read one entry of the dense COM (compression, gm's rows)"},
@@ -119,7 +121,7 @@ static const mpp_param node_params[] = {
     {"sched_row_cycles", MPP_PT_U32, NODE(sched_row_cycles), "0", 0, 1e9, NULL,
      "schedule cost: CPU cycles to visit one row in a phase (its share of the phase's "
      "2n-word reset included)"},
-    {"reduce_word_cycles", MPP_PT_CYCLES, NODE(reduce_word_cycles), "0", 0, 0, NULL,
+    {"reduce_word_cycles", MPP_PT_CYCLES, NODE(reduce_word_cycles), "0", 0, MPP_CKD_CONTROL_MAX, NULL,
      "control network: network cycles each word of a vector reduction adds after the first"},
     {"app_site_cycles", MPP_PT_U32, NODE(app_site_cycles), "0", 0, 1e9, NULL,
      "applications: CPU cycles per site (cell) taken off the wavefront and expanded"},

@@ -57,11 +57,13 @@
 #include "core/sim.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/ckd.h"
 #include "core/base/file.h"
 #include "core/base/heap.h"
 #include "core/base/strbuf.h"
@@ -228,6 +230,16 @@ int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err)
         return mpp_err_set(err, MPP_EINVAL, "workload names no traffic pattern");
     if (ol->packet_flits < 1 || ol->measure < 1)
         return mpp_err_set(err, MPP_EINVAL, "workload: packet_flits and measure must be at least 1");
+    /* the window and the drain limit, warmup + (1 + drain_factor) x measure,
+     * within the simulated time a run may reach (the schemas' maxima keep
+     * it there; a library caller may not) */
+    uint64_t span;
+    if (mpp_ckd_mul(&span, ol->measure, (uint64_t)ol->drain_factor + 1) ||
+        mpp_ckd_add(&span, span, ol->warmup) || span > MPP_CKD_TIME_MAX)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "workload: warmup (%" PRIu64 ") + (1 + drain_factor (%u)) x measure "
+                           "(%" PRIu64 ") passes 2^62 cycles",
+                           ol->warmup, ol->drain_factor, ol->measure);
     if (!(ol->rate >= 0.0 && ol->rate <= 1.0))
         return mpp_err_set(err, MPP_EINVAL, "workload: rate must be between 0 and 1 flits/node/cycle");
     if (s->net.flow == MPP_FLOW_CUT_THROUGH && ol->packet_flits > s->net.B)
@@ -265,12 +277,19 @@ int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err)
     return 0;
 }
 
-void mpp_sim_window(mpp_sim *s, uint64_t start, uint64_t end)
+int mpp_sim_window(mpp_sim *s, uint64_t start, uint64_t length, mpp_err *err)
 {
+    uint64_t end;
+    if (mpp_ckd_add(&end, start, length) || end > MPP_CKD_TIME_MAX)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "workload: warmup (%" PRIu64 ") + measure (%" PRIu64
+                           ") passes 2^62 cycles",
+                           start, length);
     if (!s->open) {
         s->wstart = start;
         s->wend = end;
     }
+    return 0;
 }
 
 int mpp_sim_send(mpp_sim *s, uint32_t src, uint32_t dst, uint32_t flits, uint64_t tag, mpp_err *err)
@@ -920,6 +939,8 @@ int mpp_sim_run(mpp_sim *s, mpp_progress_fn progress, void *ud, mpp_err *err)
     int rc = 0;
     if (s->open) {
         uint64_t end = s->wend;
+        /* no wrap: mpp_sim_open_loop bounded warmup + (1 + drain_factor) x
+         * measure */
         uint64_t limit = end + (uint64_t)s->drain_factor * s->measure;
         uint64_t est = end + s->measure / 10;
         while (rc == 0) {

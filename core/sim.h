@@ -111,9 +111,10 @@ typedef struct mpp_open_loop {
 int mpp_sim_open_loop(mpp_sim *s, const mpp_open_loop *ol, mpp_err *err);
 
 /* Without open-loop sources: measure throughput (accepted, channel
- * utilisation, the traffic matrix) over [start, end) instead of the whole
- * run. */
-void mpp_sim_window(mpp_sim *s, uint64_t start, uint64_t end);
+ * utilisation, the traffic matrix) over [start, start + length) instead of
+ * the whole run. MPP_EINVAL when the end would pass 2^62 cycles
+ * (MPP_CKD_TIME_MAX: the sum is checked, never wrapped). */
+int mpp_sim_window(mpp_sim *s, uint64_t start, uint64_t length, mpp_err *err);
 
 /* Queue a packet of `flits` flits from node src to node dst, created at
  * the current cycle, carrying tag (handed back in its packet record).
