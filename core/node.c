@@ -1168,7 +1168,7 @@ static void control_enter(mpp_nodes *ns, uint64_t now, uint64_t cost)
     if (ns->barrier_in < ns->unfinished)
         return;
     uint64_t rel = mpp_ckd_sat_add(ns->barrier_last, cost);
-    if (rel > MPP_CKD_TIME_MAX) {
+    if (rel > MPP_CKD_TIME_MAX || cpu_ceil(ns, rel) > MPP_CKD_TIME_MAX) {
         /* the release would pass the time a run may reach: stop the run
          * (never wake the processors at a wrapped, earlier cycle) */
         if (!ns->fail[0])

@@ -230,6 +230,51 @@ static void check_engine_window(const char *type, const char *key, const char *v
     }
 }
 
+/* A barrier (or a vector reduction) on 16 processors after 1 ms of work
+ * (33000 CPU cycles at 33 MHz = 5000 network cycles at 5 MHz, the CM-5's
+ * clocks): at the maxima of the control network's costs it finishes at the
+ * exact cycle; past what a run may reach (costs poked past the schema, or a
+ * long vector reduction whose sum the schema cannot bound) it fails with a
+ * message, never waking the processors at a wrapped, earlier cycle (before
+ * the fix: barrier_cycles 2^61 finished at cycle 5000 + 2^61 x 33 / 5
+ * wrapped). */
+static void check_control_release(int code, uint64_t words, uint64_t barrier, uint64_t reduce,
+                                  uint64_t word, uint64_t want_makespan)
+{
+    mpp_sim_config c;
+    mpp_config_defaults(&c);
+    test_mesh(&c, 4, 4);
+    c.net.net_mhz = 5;
+    c.node.cpu_mhz = 33;
+    c.node.barrier_cycles = barrier;
+    c.node.reduce_cycles = reduce;
+    c.node.reduce_word_cycles = word;
+    mpp_program prog[16];
+    mpp_op ops[16][2];
+    for (int n = 0; n < 16; n++) {
+        ops[n][0] = (mpp_op){.code = MPP_OP_COMPUTE, .bytes = 33000};
+        ops[n][1] = (mpp_op){.code = code, .bytes = words};
+        prog[n] = (mpp_program){ops[n], 2};
+    }
+    test_use_programs(&c, prog);
+    mpp_err err = {0};
+    mpp_sim *s = mpp_sim_create(&c, &err);
+    CHECKF(s, "%s", err.msg);
+    if (!s)
+        return;
+    int rc = mpp_sim_run(s, NULL, NULL, &err);
+    if (want_makespan) {
+        uint64_t got = mpp_sim_result_get(s)->makespan;
+        CHECKF(rc == 0 && got == want_makespan, "rc %d (%s), makespan %" PRIu64 ", want %" PRIu64,
+               rc, err.msg, got, want_makespan);
+    } else {
+        CHECKF(rc == MPP_EINVAL && strstr(err.msg, "passes 2^62"),
+               "barrier %" PRIu64 " reduce %" PRIu64 " x %" PRIu64 " words: rc %d (%s)", barrier,
+               word, words, rc, err.msg);
+    }
+    mpp_sim_destroy(s);
+}
+
 int main(void)
 {
     walk_schema("network", &mpp_net_schema);
@@ -247,6 +292,12 @@ int main(void)
     check_engine_window("synthetic", NULL, NULL);
     check_engine_window("messages", "workload.shape", "gather");
     check_engine_window("schedule", "workload.scheduler", "gm");
+    const uint64_t cmax = (uint64_t)MPP_CKD_CONTROL_MAX;
+    check_control_release(MPP_OP_BARRIER, 0, cmax, 20, 0, 5000 + cmax + 1);
+    check_control_release(MPP_OP_REDUCE, 1, 10, cmax, cmax, 5000 + cmax + 1);
+    check_control_release(MPP_OP_BARRIER, 0, (uint64_t)1 << 61, 20, 0, 0);
+    check_control_release(MPP_OP_REDUCE, 1, 10, (uint64_t)1 << 61, 0, 0);
+    check_control_release(MPP_OP_REDUCE, (uint64_t)1 << 30, 10, cmax, cmax, 0);
     printf("%u numeric rows in %zu families checked\n", rows_checked, nseen);
     TEST_DONE();
 }
