@@ -574,9 +574,9 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
     if (!out->ov || !out->ovline || strncmp(s, "mppnet-run 1\n", 13))
         goto bad;
     s += 13;
-    /* lines counted up to `counted`, for the overrides' locations */
-    const char *counted = out->buf;
-    uint64_t line = 1;
+    /* the line of the field's header, for the overrides' locations (the
+     * parse below turns the headers' line breaks into NULs) */
+    uint64_t line = 2;
     while (s < end) {
         char *sp = memchr(s, ' ', (size_t)(end - s));
         if (!sp)
@@ -595,16 +595,16 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
         if (!strcmp(s, "path"))
             out->path = data;
         else if (!strcmp(s, "override")) {
-            for (; counted < data; counted++)
-                line += *counted == '\n';
-            out->ovline[out->nov] = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+            out->ovline[out->nov] = line + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(line + 1);
             out->ov[out->nov++] = data;
-        }
-        else if (!strcmp(s, "text")) {
+        } else if (!strcmp(s, "text")) {
             out->text = data;
             out->text_len = (size_t)n;
         } else
             goto bad;
+        line += 2;
+        for (const char *c = data; c < data + n; c++)
+            line += *c == '\n';
         s = data + n + 1;
     }
     if (!out->path || !out->text)
