@@ -646,10 +646,10 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
     int lfd = openat(st->sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
     if (!dh) {
-        int e = errno;
+        int en = errno;
         if (lfd >= 0)
             close(lfd);
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(e));
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(en));
     }
     int rc = 0;
     struct dirent *de;
@@ -660,7 +660,7 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
         if (strncmp(nm, "run-", 4) || strcmp(nm + 4 + nd, ".rec") ||
             !mpp_units_u64(nm + 4, nd, &idx))
             continue;
-        char p[4400];
+        char p[4500];
         snprintf(p, sizeof p, "%s/%s", st->sub, nm);
         char *buf;
         size_t len;
