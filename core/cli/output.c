@@ -621,20 +621,17 @@ void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outp
     }
 }
 
-/* Write sb's text to dir/name; MPP_ENOMEM when building it failed. */
-static int write_sb(const char *dir, const char *name, const mpp_sb *sb, bool durable,
+/* Write sb's text to the entry name of the open folder dirfd (shown as
+ * dir); MPP_ENOMEM when building it failed. */
+static int write_sb(int dirfd, const char *dir, const char *name, const mpp_sb *sb, bool durable,
                     mpp_err *err)
 {
     if (!mpp_sb_ok(sb))
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building %s/%s", dir, name);
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return mpp_err_set(err, MPP_EIO, "%.200s.../%s: path too long", dir, name);
-    return mpp_file_write_atomic(path, sb->s, sb->len, durable, err);
+    return mpp_file_write_atomic_at(dirfd, dir, name, sb->s, sb->len, durable, err);
 }
 
-int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
+int mpp_output_write_all(int dirfd, const char *dir, const char *version, const mpp_experiment *e,
                          const mpp_output_run *runs, size_t nruns, bool durable, mpp_err *err)
 {
     const mpp_output_config *oc = mpp_experiment_output(e);
@@ -642,26 +639,26 @@ int mpp_output_write_all(const char *dir, const char *version, const mpp_experim
     mpp_sb sb;
     mpp_sb_init(&sb);
     mpp_output_results_csv(&sb, e, runs, nruns);
-    rc = write_sb(dir, "results.csv", &sb, durable, err);
+    rc = write_sb(dirfd, dir, "results.csv", &sb, durable, err);
     if (!rc) {
         mpp_sb_reset(&sb);
         mpp_output_results_json(&sb, version, e, runs, nruns);
-        rc = write_sb(dir, "results.json", &sb, durable, err);
+        rc = write_sb(dirfd, dir, "results.json", &sb, durable, err);
     }
     if (!rc && oc->per_channel) {
         mpp_sb_reset(&sb);
         mpp_output_channels_csv(&sb, runs, nruns);
-        rc = write_sb(dir, "channels.csv", &sb, durable, err);
+        rc = write_sb(dirfd, dir, "channels.csv", &sb, durable, err);
     }
     if (!rc && oc->traffic_matrix) {
         mpp_sb_reset(&sb);
         mpp_output_matrix_csv(&sb, runs, nruns);
-        rc = write_sb(dir, "matrix.csv", &sb, durable, err);
+        rc = write_sb(dirfd, dir, "matrix.csv", &sb, durable, err);
     }
     if (!rc && oc->per_message) {
         mpp_sb_reset(&sb);
         mpp_output_messages_csv(&sb, e, runs, nruns);
-        rc = write_sb(dir, "messages.csv", &sb, durable, err);
+        rc = write_sb(dirfd, dir, "messages.csv", &sb, durable, err);
     }
     mpp_sb_free(&sb);
     return rc;
@@ -686,55 +683,73 @@ void mpp_output_gp_string(mpp_sb *sb, const char *s)
     mpp_sb_addc(sb, '\'');
 }
 
-int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool quiet, mpp_err *err)
+int mpp_output_gnuplot_at(int dirfd, const char *dir, const char *gp, const char *png,
+                          bool quiet, mpp_err *err)
 {
-    char tmp[4200], fin[4200];
+    char prog[4096], tmp[300], fin[4400];
+    if (!mpp_output_find_program("gnuplot", prog, sizeof prog))
+        return mpp_err_set(err, MPP_ERUN,
+                           "gnuplot is not in a folder of PATH given as an absolute path");
     mpp_sb prefix, arg;
     mpp_sb_init(&prefix);
     mpp_sb_init(&arg);
     mpp_sb_printf(&prefix, ".%s", png);
-    int rc = mpp_sb_ok(&prefix) ? mpp_file_temp(dir, prefix.s, tmp, sizeof tmp, err)
+    int rc = mpp_sb_ok(&prefix) ? mpp_file_temp_at(dirfd, dir, prefix.s, tmp, sizeof tmp, err)
                                 : mpp_err_set(err, MPP_ENOMEM, "out of memory");
     mpp_sb_free(&prefix);
     if (rc)
         return rc;
-    const char *base = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
     mpp_sb_add(&arg, "outfile=");
-    mpp_output_gp_string(&arg, base);
-    int n = snprintf(fin, sizeof fin, "%s/%s", dir, png);
-    if (!mpp_sb_ok(&arg) || n < 0 || (size_t)n >= sizeof fin) {
-        unlink(tmp);
+    mpp_output_gp_string(&arg, tmp);
+    snprintf(fin, sizeof fin, "%s%s%s", dir, dir[0] ? "/" : "", png);
+    if (!mpp_sb_ok(&arg)) {
+        unlinkat(dirfd, tmp, 0);
         mpp_sb_free(&arg);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     }
+    char *const argv[] = {"gnuplot", "-e", arg.s, (char *)gp, NULL};
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         rc = mpp_err_set(err, MPP_EIO, "cannot start gnuplot: %s", strerror(errno));
     } else if (pid == 0) {
-        if (chdir(dir) != 0)
+        /* the absolute path found before the fork: nothing in the output
+         * folder is run */
+        if (fchdir(dirfd) != 0)
             _exit(127);
         FILE *nul = freopen("/dev/null", "w", stdout);
         if (quiet)
             nul = freopen("/dev/null", "w", stderr);
         (void)nul;
-        execlp("gnuplot", "gnuplot", "-e", arg.s, gp, (char *)NULL);
+        execv(prog, argv);
         _exit(127);
     } else {
         int st = 0;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
         struct stat sst;
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(tmp, &sst) == 0 && sst.st_size > 0 &&
-            rename(tmp, fin) == 0)
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+            fstatat(dirfd, tmp, &sst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sst.st_mode) &&
+            sst.st_size > 0 && renameat(dirfd, tmp, dirfd, png) == 0)
             rc = 0;
         else
-            rc = mpp_err_set(err, MPP_ERUN, "gnuplot could not draw %s from %s/%s", fin, dir, gp);
+            rc = mpp_err_set(err, MPP_ERUN, "gnuplot could not draw %s from %s%s%s", fin, dir,
+                             dir[0] ? "/" : "", gp);
     }
     if (rc)
-        unlink(tmp);
+        unlinkat(dirfd, tmp, 0);
     mpp_sb_free(&arg);
+    return rc;
+}
+
+int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool quiet, mpp_err *err)
+{
+    int dfd = mpp_file_open_dir(dir, false, false, err);
+    if (dfd < 0)
+        return dfd;
+    int rc = mpp_output_gnuplot_at(dfd, strcmp(dir, ".") ? dir : "", gp, png, quiet, err);
+    close(dfd);
     return rc;
 }
 
@@ -873,22 +888,31 @@ out:
     return any;
 }
 
-/* True when an executable prog is on $PATH (see output.h). */
-bool mpp_output_on_path(const char *prog)
+bool mpp_output_find_program(const char *prog, char *buf, size_t size)
 {
     const char *path = getenv("PATH");
-    if (!path || !*path)
+    if (!path)
         return false;
-    char buf[4096];
     for (const char *p = path;;) {
         const char *colon = strchr(p, ':');
         size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        int l = n ? snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog)
-                  : snprintf(buf, sizeof buf, "./%s", prog);
-        if (l > 0 && (size_t)l < sizeof buf && access(buf, X_OK) == 0)
-            return true;
+        /* an empty or relative entry names a folder relative to wherever
+         * the program runs (the output folder, for gnuplot): skipped */
+        if (n && p[0] == '/') {
+            int l = snprintf(buf, size, "%.*s/%s", (int)n, p, prog);
+            struct stat st;
+            if (l > 0 && (size_t)l < size && stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+                access(buf, X_OK) == 0)
+                return true;
+        }
         if (!colon)
             return false;
         p = colon + 1;
     }
+}
+
+bool mpp_output_on_path(const char *prog)
+{
+    char buf[4096];
+    return mpp_output_find_program(prog, buf, sizeof buf);
 }

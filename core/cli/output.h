@@ -3,7 +3,8 @@
  * The front end (core/cli/cli.c) collects one mpp_output_run per run of an
  * experiment, in process or from worker processes, and hands the whole array
  * to mpp_output_write_all, which builds every file's text in an mpp_sb and
- * writes it atomically (DIR/.NAME.tmp, fsync, rename to DIR/NAME): a result
+ * writes it atomically (DIR/.NAME.XXXXXX, fsync, rename to DIR/NAME) inside
+ * the folder's descriptor (mpp_file_write_atomic_at): a result
  * file is there completely or not at all.
  *
  * Files (rows only for finished runs, in run order):
@@ -141,10 +142,11 @@ void mpp_output_messages_csv(mpp_sb *sb, const mpp_experiment *e, const mpp_outp
 
 /* Write results.csv and results.json, plus channels.csv,
  * matrix.csv and messages.csv when the experiment's output section asks for
- * them, each atomically (and fsync'd when durable); dir must exist.
+ * them, each atomically (and fsync'd when durable) into the open folder
+ * dirfd, named dir in messages.
  * version is the program version recorded in results.json.
  * Returns 0, MPP_ENOMEM or MPP_EIO; files written before a failure stay. */
-int mpp_output_write_all(const char *dir, const char *version, const mpp_experiment *e,
+int mpp_output_write_all(int dirfd, const char *dir, const char *version, const mpp_experiment *e,
                          const mpp_output_run *runs, size_t nruns, bool durable, mpp_err *err);
 
 /* Append s as a gnuplot string that is data, never code: a single-quoted
@@ -166,14 +168,28 @@ void mpp_output_gp_terminal(mpp_sb *sb);
 bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
                             size_t nruns);
 
-/* Run gnuplot on script gp in folder dir (its working folder), the script
- * drawing to the file named by the gnuplot variable `outfile`: a new
- * temporary file (mkstemp) in dir, renamed to dir/png when gnuplot
- * succeeded. Returns 0, or MPP_ERUN / MPP_EIO with the reason (the
- * temporary file removed). quiet sends gnuplot's messages to /dev/null. */
+/* Run gnuplot on script gp in the open folder dirfd (its working folder;
+ * shown as dir in messages), the script drawing to the file named by the
+ * gnuplot variable `outfile`: a new temporary file (mpp_file_temp_at) in
+ * the folder, renamed to png when gnuplot succeeded. gnuplot is the
+ * absolute path mpp_output_find_program finds before the fork, run with
+ * execv: never a program of the output folder. Returns 0, or MPP_ERUN /
+ * MPP_EIO with the reason (the temporary file removed). quiet sends
+ * gnuplot's messages to /dev/null. */
+int mpp_output_gnuplot_at(int dirfd, const char *dir, const char *gp, const char *png,
+                          bool quiet, mpp_err *err);
+
+/* The same in the folder at path dir (a command-line path, symlinks
+ * followed). */
 int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool quiet, mpp_err *err);
 
-/* True when an executable named prog is found on $PATH. */
+/* The absolute path of the executable regular file prog in the first
+ * folder of $PATH that holds one, into buf[size]: true, or false when none
+ * does. Empty and relative entries of PATH ("", ".", "bin") are skipped:
+ * they name folders relative to wherever the program runs. */
+bool mpp_output_find_program(const char *prog, char *buf, size_t size);
+
+/* True when mpp_output_find_program finds prog. */
 bool mpp_output_on_path(const char *prog);
 
 #endif

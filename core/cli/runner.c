@@ -385,79 +385,118 @@ static const char *const result_files[] = {"results.csv", "results.json", "chann
                                            "matrix.csv",  "messages.csv", "latency.gp",
                                            "latency.png", NULL};
 
+/* The open folder: everything in it is reached through its descriptors,
+ * one entry at a time (mpp_file_*_at), so nothing is read, written or
+ * removed through a symlink planted in it. */
 typedef struct store {
-    char dir[4096];
-    char sub[4200];       /* dir/.mppnet */
+    char dir[4096];       /* the folder's name, for messages */
+    char sub[4200];       /* dir/.mppnet, for messages */
+    int dfd;              /* the folder, O_DIRECTORY */
+    int sfd;              /* dir/.mppnet, a real folder of ours */
     int lock;             /* the lock file, flock'ed */
 } store;
 
-static int join(char *buf, size_t size, const char *a, const char *b)
+/* Remove every entry of the open folder fd that `stale` picks (d: 0 the
+ * output folder, 1 .mppnet); nothing is followed (unlinkat of a symlink
+ * removes the link). */
+static void clean_dir(int fd, int d)
 {
-    int n = snprintf(buf, size, "%s/%s", a, b);
-    return n < 0 || (size_t)n >= size ? -1 : 0;
+    int lfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
+    if (!dh) {
+        if (lfd >= 0)
+            close(lfd);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(dh))) {
+        const char *nm = de->d_name;
+        bool stale = false;
+        if (d == 1)
+            stale = !strncmp(nm, "run-", 4) || !strncmp(nm, ".run-", 5) ||
+                    !strncmp(nm, ".experiment.", 12);
+        for (size_t f = 0; !stale && d == 0 && result_files[f]; f++) {
+            size_t n = strlen(result_files[f]);
+            stale = nm[0] == '.' && !strncmp(nm + 1, result_files[f], n) && nm[1 + n] == '.';
+        }
+        if (stale)
+            unlinkat(fd, nm, 0);
+    }
+    closedir(dh);
 }
 
 /* Remove dir's result files, their temporaries (".NAME.XXXXXX") and the
  * records of an earlier run. */
 static int store_clean(const store *st, mpp_err *err)
 {
-    char p[4300];
     for (size_t f = 0; result_files[f]; f++)
-        if (!join(p, sizeof p, st->dir, result_files[f]) && unlink(p) != 0 && errno != ENOENT)
-            return mpp_err_set(err, MPP_EIO, "cannot remove %s: %s", p, strerror(errno));
-    const char *dirs[2] = {st->dir, st->sub};
-    for (int d = 0; d < 2; d++) {
-        DIR *dh = opendir(dirs[d]);
-        if (!dh)
-            continue;
-        struct dirent *de;
-        while ((de = readdir(dh))) {
-            const char *nm = de->d_name;
-            bool stale = false;
-            if (d == 1)
-                stale = !strncmp(nm, "run-", 4) || !strncmp(nm, ".run-", 5) ||
-                        !strncmp(nm, ".experiment.", 12);
-            for (size_t f = 0; !stale && d == 0 && result_files[f]; f++) {
-                size_t n = strlen(result_files[f]);
-                stale = nm[0] == '.' && !strncmp(nm + 1, result_files[f], n) && nm[1 + n] == '.';
-            }
-            if (stale && !join(p, sizeof p, dirs[d], nm))
-                unlink(p);
-        }
-        closedir(dh);
-    }
+        if (unlinkat(st->dfd, result_files[f], 0) != 0 && errno != ENOENT)
+            return mpp_err_set(err, MPP_EIO, "cannot remove %s/%s: %s", st->dir, result_files[f],
+                               strerror(errno));
+    clean_dir(st->dfd, 0);
+    clean_dir(st->sfd, 1);
     return 0;
 }
 
-/* Create dir (and .mppnet) and take the lock. */
-static int store_open(store *st, const char *dir, mpp_err *err)
+/* Open dir (created when missing; `confined`: walked without following a
+ * symlink, for a folder named by the experiment file), then its .mppnet
+ * (a real folder owned by this user, never a symlink), and take the
+ * lock. */
+static int store_open(store *st, const char *dir, bool confined, mpp_err *err)
 {
     memset(st, 0, sizeof *st);
-    st->lock = -1;
+    st->dfd = st->sfd = st->lock = -1;
     size_t n = strlen(dir);
     if (n == 0 || n >= 4000)
         return mpp_err_set(err, MPP_EINVAL, "the output folder '%.60s%s' is %s", dir,
                            n > 60 ? "..." : "", n ? "too long (at most 3999 bytes)" : "empty");
     snprintf(st->dir, sizeof st->dir, "%s", dir);
-    int rc = mpp_output_mkdir_p(st->dir, err);
-    if (rc)
+    snprintf(st->sub, sizeof st->sub, "%s/%s", dir, STORE);
+    st->dfd = mpp_file_open_dir(dir, true, confined, err);
+    if (st->dfd < 0) {
+        int rc = st->dfd;
+        st->dfd = -1;
+        if (confined && rc == MPP_EINVAL) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            mpp_err_set(err, MPP_EINVAL,
+                        "%s; a folder named in the experiment file must lie inside the working "
+                        "folder: give it on the command line (-o %s) to use it",
+                        msg, dir);
+        }
         return rc;
-    if (join(st->sub, sizeof st->sub, st->dir, STORE))
-        return mpp_err_set(err, MPP_EINVAL, "the output folder's name is too long");
-    if (mkdir(st->sub, 0755) != 0 && errno != EEXIST)
+    }
+    if (mkdirat(st->dfd, STORE, 0755) != 0 && errno != EEXIST)
         return mpp_err_set(err, MPP_EIO, "cannot create %s: %s", st->sub, strerror(errno));
-    char lock[4300];
-    join(lock, sizeof lock, st->sub, "lock");
-    st->lock = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    st->sfd = openat(st->dfd, STORE, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat sb;
+    if (st->sfd < 0 || fstat(st->sfd, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+        sb.st_uid != getuid()) {
+        int e = errno;
+        bool link = fstatat(st->dfd, STORE, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode);
+        if (st->sfd >= 0)
+            return mpp_err_set(err, MPP_EINVAL,
+                               "%s belongs to user %lu, not to you (user %lu): mppnet keeps its "
+                               "records only in a folder of your own; remove it, or write to "
+                               "another folder with -o",
+                               st->sub, (unsigned long)sb.st_uid, (unsigned long)getuid());
+        return mpp_err_set(err, MPP_EINVAL, "%s is %s: mppnet keeps its records only in a real "
+                                            "folder of its own; remove it, or write to another "
+                                            "folder with -o",
+                           st->sub,
+                           link ? "a symbolic link"
+                                : e == ENOTDIR ? "not a folder" : strerror(e));
+    }
+    st->lock = openat(st->sfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (st->lock < 0)
         return mpp_err_set(err, MPP_EIO, "cannot write in %s: %s", st->dir, strerror(errno));
     if (flock(st->lock, LOCK_EX | LOCK_NB) != 0) {
         close(st->lock);
         st->lock = -1;
         return mpp_err_set(err, MPP_EIO,
-                           "%s is in use by another mppnet run (it holds %s); wait for it, or "
-                           "write to another folder with -o",
-                           st->dir, lock);
+                           "%s is in use by another mppnet run (it holds %s/lock); wait for it, "
+                           "or write to another folder with -o",
+                           st->dir, st->sub);
     }
     return 0;
 }
@@ -466,7 +505,11 @@ static void store_close(store *st)
 {
     if (st->lock >= 0)
         close(st->lock); /* releases the lock */
-    st->lock = -1;
+    if (st->sfd >= 0)
+        close(st->sfd);
+    if (st->dfd >= 0)
+        close(st->dfd);
+    st->lock = st->sfd = st->dfd = -1;
 }
 
 /* The experiment's copy: "mppnet-run 1\n", then fields "NAME LEN\n" and LEN
@@ -488,9 +531,8 @@ static int store_save_experiment(const store *st, const char *path, const char *
     for (size_t i = 0; i < nov; i++)
         put_field(&sb, "override", ov[i], strlen(ov[i]));
     put_field(&sb, "text", text, len);
-    char p[4300];
-    join(p, sizeof p, st->sub, "experiment");
-    int rc = mpp_sb_ok(&sb) ? mpp_file_write_atomic(p, sb.s, sb.len, true, err)
+    int rc = mpp_sb_ok(&sb) ? mpp_file_write_atomic_at(st->sfd, st->sub, "experiment", sb.s,
+                                                       sb.len, true, err)
                             : mpp_err_set(err, MPP_ENOMEM, "out of memory");
     mpp_sb_free(&sb);
     return rc;
@@ -503,12 +545,14 @@ typedef struct saved {
     size_t text_len;
     size_t nov;
     char **ov;
+    uint32_t *ovline;     /* [nov]: the line of each override in the copy */
 } saved;
 
 static void saved_free(saved *s)
 {
     free(s->buf);
     free(s->ov);
+    free(s->ovline);
     memset(s, 0, sizeof *s);
 }
 
@@ -516,18 +560,23 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
 {
     memset(out, 0, sizeof *out);
     char p[4300];
-    join(p, sizeof p, st->sub, "experiment");
+    snprintf(p, sizeof p, "%s/experiment", st->sub);
     size_t len;
-    if (mpp_file_read(p, MPP_CFGTREE_MAX_BYTES + (1u << 20), &out->buf, &len, err))
+    if (mpp_file_read_at(st->sfd, st->sub, "experiment", MPP_CFGTREE_MAX_BYTES + (1u << 20),
+                         &out->buf, &len, err))
         return mpp_err_set(err, MPP_EINVAL,
                            "%s holds no experiment to resume (%s): it was not written by "
                            "`mppnet run`, or by an older version",
                            st->dir, err->msg);
     char *s = out->buf, *end = out->buf + len;
     out->ov = calloc(len / 10 + 1, sizeof *out->ov);
-    if (!out->ov || strncmp(s, "mppnet-run 1\n", 13))
+    out->ovline = calloc(len / 10 + 1, sizeof *out->ovline);
+    if (!out->ov || !out->ovline || strncmp(s, "mppnet-run 1\n", 13))
         goto bad;
     s += 13;
+    /* the line of the field's header, for the overrides' locations (the
+     * parse below turns the headers' line breaks into NULs) */
+    uint64_t line = 2;
     while (s < end) {
         char *sp = memchr(s, ' ', (size_t)(end - s));
         if (!sp)
@@ -545,13 +594,17 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
         data[n] = '\0';
         if (!strcmp(s, "path"))
             out->path = data;
-        else if (!strcmp(s, "override"))
+        else if (!strcmp(s, "override")) {
+            out->ovline[out->nov] = line + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(line + 1);
             out->ov[out->nov++] = data;
-        else if (!strcmp(s, "text")) {
+        } else if (!strcmp(s, "text")) {
             out->text = data;
             out->text_len = (size_t)n;
         } else
             goto bad;
+        line += 2;
+        for (const char *c = data; c < data + n; c++)
+            line += *c == '\n';
         s = data + n + 1;
     }
     if (!out->path || !out->text)
@@ -562,22 +615,17 @@ bad:
     return mpp_err_set(err, MPP_EFORMAT, "%s: not an experiment copy of this mppnet", p);
 }
 
-static int record_path(const store *st, size_t i, char *buf, size_t size)
-{
-    int n = snprintf(buf, size, "%s/run-%zu.rec", st->sub, i);
-    return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
 /* Save run i's record (fsync'd: the durable copy of a finished run). */
 static int store_put(const store *st, size_t i, uint64_t hash, const mpp_output_run *r,
                      mpp_err *err)
 {
     mpp_sb sb;
     mpp_sb_init(&sb);
-    char p[4300];
-    int rc = mpp_output_run_pack(r, i, hash, &sb) || record_path(st, i, p, sizeof p)
+    char name[64];
+    snprintf(name, sizeof name, "run-%zu.rec", i);
+    int rc = mpp_output_run_pack(r, i, hash, &sb)
                  ? mpp_err_set(err, MPP_ENOMEM, "out of memory")
-                 : mpp_file_write_atomic(p, sb.s, sb.len, true, err);
+                 : mpp_file_write_atomic_at(st->sfd, st->sub, name, sb.s, sb.len, true, err);
     mpp_sb_free(&sb);
     return rc;
 }
@@ -595,9 +643,14 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
 {
     *found = 0;
     size_t nchanged = 0, *changed = NULL, capc = 0;
-    DIR *dh = opendir(st->sub);
-    if (!dh)
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(errno));
+    int lfd = openat(st->sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
+    if (!dh) {
+        int en = errno;
+        if (lfd >= 0)
+            close(lfd);
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(en));
+    }
     int rc = 0;
     struct dirent *de;
     while (!rc && (de = readdir(dh))) {
@@ -607,12 +660,11 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
         if (strncmp(nm, "run-", 4) || strcmp(nm + 4 + nd, ".rec") ||
             !mpp_units_u64(nm + 4, nd, &idx))
             continue;
-        char p[4300];
-        if (join(p, sizeof p, st->sub, nm))
-            continue;
+        char p[4500];
+        snprintf(p, sizeof p, "%s/%s", st->sub, nm);
         char *buf;
         size_t len;
-        if ((rc = mpp_file_read(p, MAX_RECORD, &buf, &len, err)))
+        if ((rc = mpp_file_read_at(st->sfd, st->sub, nm, MAX_RECORD, &buf, &len, err)))
             break;
         uint64_t run, hash;
         mpp_output_run r;
@@ -714,7 +766,7 @@ static void run_one(const run_ctx *c, size_t i, mpp_progress_fn fn, void *ud, mp
 /* The result files from every finished run (invariant 2). */
 static int write_files(run_ctx *c, bool durable, mpp_err *err)
 {
-    return mpp_output_write_all(c->st.dir, mpp_cli_version(), c->e, c->runs, c->nruns, durable,
+    return mpp_output_write_all(c->st.dfd, c->st.dir, mpp_cli_version(), c->e, c->runs, c->nruns, durable,
                                 err);
 }
 
@@ -1328,10 +1380,11 @@ static void make_plot(const run_ctx *c)
         mpp_sb_free(&sb);
         return;
     }
-    int rc = mpp_output_write_atomic(c->st.dir, "latency.gp", sb.s, sb.len, &err);
+    int rc = mpp_file_write_atomic_at(c->st.dfd, c->st.dir, "latency.gp", sb.s, sb.len, true,
+                                      &err);
     mpp_sb_free(&sb);
     if (!rc)
-        rc = mpp_output_gnuplot(c->st.dir, "latency.gp", "latency.png", true, &err);
+        rc = mpp_output_gnuplot_at(c->st.dfd, c->st.dir, "latency.gp", "latency.png", true, &err);
     if (rc && !c->quiet)
         fprintf(stderr, "mppnet: note: no plot: %s\n", err.msg);
 }
@@ -1421,7 +1474,7 @@ int mpp_cmd_run(int argc, char **argv)
     mpp_err_clear(&err);
     run_ctx c;
     memset(&c, 0, sizeof c);
-    c.st.lock = -1;
+    c.st.lock = c.st.sfd = c.st.dfd = -1;
     size_t nruns = 0;
     size_t *todo = NULL;
 
@@ -1460,7 +1513,7 @@ int mpp_cmd_run(int argc, char **argv)
             status = 2;
             goto out;
         }
-        if ((status = store_open(&c.st, o.resume, &err))) {
+        if ((status = store_open(&c.st, o.resume, false, &err))) {
             status = mpp_args_fail(&err);
             goto out;
         }
@@ -1470,8 +1523,8 @@ int mpp_cmd_run(int argc, char **argv)
             status = mpp_args_fail(&err);
             goto out;
         }
-        e = mpp_experiment_load_text(l.text, l.len, l.path, l.nov, (const char *const *)l.ov,
-                                     &err);
+        e = mpp_experiment_load_text(l.text, l.len, l.path, NULL, l.nov,
+                                     (const char *const *)l.ov, &err);
     } else {
         if (store_load_experiment(&c.st, &l.copy, &err)) {
             status = mpp_args_fail(&err);
@@ -1489,7 +1542,12 @@ int mpp_cmd_run(int argc, char **argv)
         l.ov = all;
         l.nov += l.copy.nov;
         l.path = l.copy.path;
-        e = mpp_experiment_load_text(l.copy.text, l.copy.text_len, l.copy.path, l.nov,
+        /* the copy's overrides are the folder's, not the user's: checked
+         * as values of a file, DIR/.mppnet/experiment */
+        char origin[4400];
+        snprintf(origin, sizeof origin, "%s/experiment", c.st.sub);
+        mpp_override_file from = {origin, l.copy.nov, l.copy.ovline};
+        e = mpp_experiment_load_text(l.copy.text, l.copy.text_len, l.copy.path, &from, l.nov,
                                      (const char *const *)l.ov, &err);
     }
     if (!e) {
@@ -1543,7 +1601,9 @@ int mpp_cmd_run(int argc, char **argv)
             goto out;
         }
     } else {
-        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, &err) || store_clean(&c.st, &err) ||
+        /* a folder of the command line may be anywhere; one of the file is
+         * confined to the working folder */
+        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, !o.outdir && !oc->dir_free, &err) || store_clean(&c.st, &err) ||
             store_save_experiment(&c.st, l.path, l.text, l.len, l.nov, l.ov, &err)) {
             status = mpp_args_fail(&err);
             goto out;

@@ -774,6 +774,24 @@ int mpp_cfgtree_override(mpp_cfgnode *root, const char *assignment, mpp_err *err
     return rc;
 }
 
+int mpp_cfgtree_locate(mpp_cfgnode *n, const char *origin, uint32_t line, uint32_t col,
+                       mpp_err *err)
+{
+    char *o = strdup(origin);
+    if (!o)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    free(n->origin);
+    n->origin = o;
+    n->line = line;
+    n->col = col;
+    for (size_t i = 0; i < n->n; i++) {
+        int rc = (n->key ? mpp_cfgtree_locate(n->key[i], origin, line, col, err) : 0);
+        if (rc || (rc = mpp_cfgtree_locate(n->val[i], origin, line, col, err)))
+            return rc;
+    }
+    return 0;
+}
+
 /* -------------------------------------------------------------- accessors */
 
 mpp_cfgkind mpp_cfgtree_kind(const mpp_cfgnode *n) { return n->kind; }
@@ -860,6 +878,20 @@ int mpp_cfgtree_check_path(const mpp_cfgnode *n, const char *keypath, mpp_err *e
                        "%s: key '%s': a path in a file must be relative and must not contain "
                        "'..' (give it on the command line to use another folder), got '%.80s'",
                        where, keypath, t);
+}
+
+int mpp_cfgtree_check_input(const mpp_cfgnode *n, const char *keypath, mpp_err *err)
+{
+    int rc = mpp_cfgtree_check_path(n, keypath, err);
+    if (rc || n->kind != MPP_CFG_SCALAR || n->line == 0 || mpp_file_inside_cwd(n->text))
+        return rc;
+    char where[320];
+    mpp_cfgtree_where(n, where, sizeof where);
+    return mpp_err_set(err, MPP_EINVAL,
+                       "%s: key '%s': '%.80s' leads outside the working folder through a "
+                       "symbolic link; a file named in a file must lie inside it (give it on "
+                       "the command line to use another file)",
+                       where, keypath, n->text);
 }
 
 int mpp_cfgtree_expect_map(const mpp_cfgnode *n, const char *keypath, const char *what,
@@ -1084,7 +1116,7 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
          * name, which a file may only give inside the working folder */
         if (n->kind != MPP_CFG_SCALAR || strlen(n->text) >= MPP_STR_MAX)
             return bad_value(n, p, p->type, keypath, err);
-        if ((rc = mpp_cfgtree_check_path(n, keypath, err)))
+        if ((rc = mpp_cfgtree_check_input(n, keypath, err)))
             return rc;
         memset(dst, 0, MPP_STR_MAX);
         memcpy(dst, n->text, strlen(n->text));

@@ -83,6 +83,13 @@ int mpp_cfgtree_set(mpp_cfgnode *root, const char *path, unsigned maxparts, mpp_
 /* mpp_cfgtree_assignment then mpp_cfgtree_set(root, KEY, 0, VALUE). */
 int mpp_cfgtree_override(mpp_cfgnode *root, const char *assignment, mpp_err *err);
 
+/* Give every node of the tree n the location ORIGIN:LINE:COL (origin is
+ * copied): values that were read from a file by another reader (the
+ * overrides kept in a run folder) are then checked as that file's values.
+ * 0, or MPP_ENOMEM (the tree keeps some old locations). */
+int mpp_cfgtree_locate(mpp_cfgnode *n, const char *origin, uint32_t line, uint32_t col,
+                       mpp_err *err);
+
 /* Remove the entry at the key path (split as in mpp_cfgtree_set). Returns
  * true when something was removed. */
 bool mpp_cfgtree_remove(mpp_cfgnode *root, const char *path, unsigned maxparts);
@@ -131,6 +138,14 @@ const char *mpp_cfgtree_where(const mpp_cfgnode *n, char *buf, size_t size);
  * may be anything. 0, or MPP_EINVAL "WHERE: key 'KEYPATH': a path in a file
  * must be relative ...". */
 int mpp_cfgtree_check_path(const mpp_cfgnode *n, const char *keypath, mpp_err *err);
+
+/* The check of an input file named by a file: mpp_cfgtree_check_path,
+ * then its real path (every symlink resolved, mpp_file_inside_cwd) must
+ * lie inside the working folder's; a name that resolves to nothing passes
+ * (the reader reports it). Command-line values pass. 0, or MPP_EINVAL
+ * "WHERE: key 'KEYPATH': 'NAME' leads outside the working folder ...". A
+ * symlink changed between this check and the reader's open is not seen. */
+int mpp_cfgtree_check_input(const mpp_cfgnode *n, const char *keypath, mpp_err *err);
 
 /* A section (n, possibly NULL) must be a mapping or empty: 0, or
  * MPP_EINVAL "WHERE: key 'KEYPATH': expected a mapping of WHAT, got ...". */

@@ -299,6 +299,7 @@ static int resolve_output(mpp_experiment *e, const mpp_cfgnode *root, mpp_err *e
     }
     if (dir) {
         snprintf(e->out.dir, sizeof e->out.dir, "%s", dir);
+        e->out.dir_free = mpp_cfgtree_line(mpp_cfgtree_get(sec, "dir")) == 0;
     } else {
         int len = snprintf(e->out.dir, sizeof e->out.dir, "results/%s", e->name);
         if (len < 0 || (size_t)len >= sizeof e->out.dir)
@@ -580,8 +581,10 @@ static int apply_machine(mpp_cfgnode *root, mpp_err *err)
     return rc;
 }
 
-/* Apply the overrides to root, in order. */
-static int apply_overrides(mpp_cfgnode *root, size_t n, const char *const *ov, mpp_err *err)
+/* Apply the overrides to root, in order; the first from->n of them (from
+ * may be NULL) are located in from's file, as that file's values. */
+static int apply_overrides(mpp_cfgnode *root, const mpp_override_file *from, size_t n,
+                           const char *const *ov, mpp_err *err)
 {
     for (size_t i = 0; i < n; i++) {
         char *path;
@@ -589,6 +592,13 @@ static int apply_overrides(mpp_cfgnode *root, size_t n, const char *const *ov, m
         int rc = mpp_cfgtree_assignment(ov[i], &path, &value, err);
         if (rc)
             return rc;
+        if (from && i < from->n &&
+            (rc = mpp_cfgtree_locate(value, from->origin, from->line[i] ? from->line[i] : 1,
+                                     (uint32_t)strlen(path) + 2, err))) {
+            mpp_cfgtree_free(value);
+            free(path);
+            return rc;
+        }
         bool sweep = !strncmp(path, "sweep.", 6);
         rc = mpp_cfgtree_set(root, path, sweep ? 2 : 0, value, err);
         if (!rc && !sweep && strcmp(path, "sweep") != 0) {
@@ -612,7 +622,8 @@ static int apply_overrides(mpp_cfgnode *root, size_t n, const char *const *ov, m
 }
 
 /* Load from a parsed tree (owned: kept in the experiment, or freed on failure). */
-static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name, size_t noverrides,
+static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name,
+                                 const mpp_override_file *from, size_t noverrides,
                                  const char *const *overrides, mpp_err *err)
 {
     char w[320];
@@ -630,7 +641,7 @@ static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name, si
                     mpp_cfgtree_kind(root) == MPP_CFG_SEQ ? "a list" : "a single value");
         goto fail;
     }
-    if (apply_overrides(root, noverrides, overrides, err) || apply_machine(root, err))
+    if (apply_overrides(root, from, noverrides, overrides, err) || apply_machine(root, err))
         goto fail;
     if (mpp_cfgtree_is_null(root)) {
         mpp_err_set(err, MPP_EINVAL,
@@ -667,7 +678,8 @@ fail:
     return NULL;
 }
 
-static mpp_experiment *load_named(mpp_cfgnode *root, const char *path, size_t noverrides,
+static mpp_experiment *load_named(mpp_cfgnode *root, const char *path,
+                                  const mpp_override_file *from, size_t noverrides,
                                   const char *const *overrides, mpp_err *err);
 
 /* The file's base name without .yaml / .yml. */
@@ -696,20 +708,21 @@ mpp_experiment *mpp_experiment_load(const char *path, size_t noverrides,
     mpp_cfgnode *root = mpp_cfgtree_parse_file(path, err);
     if (!root)
         return NULL;
-    return load_named(root, path, noverrides, overrides, err);
+    return load_named(root, path, NULL, noverrides, overrides, err);
 }
 
 mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const char *path,
-                                         size_t noverrides, const char *const *overrides,
-                                         mpp_err *err)
+                                         const mpp_override_file *from, size_t noverrides,
+                                         const char *const *overrides, mpp_err *err)
 {
     mpp_cfgnode *root = mpp_cfgtree_parse_text(text, len, path, err);
     if (!root)
         return NULL;
-    return load_named(root, path, noverrides, overrides, err);
+    return load_named(root, path, from, noverrides, overrides, err);
 }
 
-static mpp_experiment *load_named(mpp_cfgnode *root, const char *path, size_t noverrides,
+static mpp_experiment *load_named(mpp_cfgnode *root, const char *path,
+                                  const mpp_override_file *from, size_t noverrides,
                                   const char *const *overrides, mpp_err *err)
 {
     char *name = base_name(path);
@@ -718,7 +731,7 @@ static mpp_experiment *load_named(mpp_cfgnode *root, const char *path, size_t no
         mpp_err_set(err, MPP_ENOMEM, "out of memory");
         return NULL;
     }
-    mpp_experiment *e = load_tree(root, name, noverrides, overrides, err);
+    mpp_experiment *e = load_tree(root, name, from, noverrides, overrides, err);
     free(name);
     return e;
 }
@@ -729,7 +742,7 @@ mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_
     mpp_cfgnode *root = mpp_cfgtree_parse_text(text, strlen(text), origin, err);
     if (!root)
         return NULL;
-    return load_tree(root, "experiment", noverrides, overrides, err);
+    return load_tree(root, "experiment", NULL, noverrides, overrides, err);
 }
 
 const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *keypath,

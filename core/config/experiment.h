@@ -32,6 +32,9 @@ typedef struct mpp_output_config {
     bool traffic_matrix;  /* output.traffic_matrix: matrix_<run>.csv */
     bool per_message;     /* output.per_message: messages.csv */
     bool plot;            /* output.plot: a gnuplot plot when gnuplot exists (default true) */
+    bool dir_free;        /* dir came from the command line (an override output.dir=...):
+                             any path, symlinks followed; else (the file's output.dir, the
+                             default) it is walked inside the working folder, no symlink */
 } mpp_output_config;
 
 /* Load the experiment in file `path` and apply the overrides in order.
@@ -39,12 +42,25 @@ typedef struct mpp_output_config {
 mpp_experiment *mpp_experiment_load(const char *path, size_t noverrides,
                                     const char *const *overrides, mpp_err *err);
 
+/* Overrides that were read from a file, not from the command line: the
+ * first n overrides given with them come from the file `origin`, the i-th
+ * at line[i] (its key at column 1). Their values are checked as values of
+ * a file: a path in them must be relative, without "..", and an input file
+ * must not resolve outside the working folder. */
+typedef struct mpp_override_file {
+    const char *origin;
+    size_t n;
+    const uint32_t *line; /* [n] */
+} mpp_override_file;
+
 /* The same from the text of the file at path (read by the caller; path
  * names it in messages and gives the default name): `mppnet run --resume`
- * loads the copy of an experiment it kept this way. */
+ * loads the copy of an experiment it kept this way, the copy's own
+ * overrides first, marked by `from` (may be NULL: every override comes
+ * from the command line). */
 mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const char *path,
-                                         size_t noverrides, const char *const *overrides,
-                                         mpp_err *err);
+                                         const mpp_override_file *from, size_t noverrides,
+                                         const char *const *overrides, mpp_err *err);
 
 /* The same from YAML text; `origin` names it in error messages. */
 mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_t noverrides,
