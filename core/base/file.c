@@ -140,6 +140,13 @@ int mpp_file_write_atomic(const char *path, const void *data, size_t len, bool d
     if (folder_of(path, dir, sizeof dir) ||
         snprintf(tmp, sizeof tmp, "%s.%s.XXXXXX", dir, base) >= (int)sizeof tmp)
         return mpp_err_set(err, MPP_EIO, "cannot write %.200s...: path too long", path);
+    /* the rename would replace a folder's or a device's name (/dev/full) */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path,
+                           S_ISDIR(st.st_mode) ? "it is a folder (name a file to write)"
+                                               : "not a regular file (mppnet writes files, not "
+                                                 "devices or pipes)");
     int fd = mkstemp(tmp);
     if (fd < 0)
         return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));

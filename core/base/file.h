@@ -37,7 +37,8 @@ int mpp_file_open_regular(const char *path, uint64_t *size, mpp_err *err);
 int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_err *err);
 
 /* Write len bytes of data to path atomically (see above); `durable`
- * fsyncs the file before the rename. Returns 0, or MPP_EIO "cannot write
+ * fsyncs the file before the rename. A folder or a device at path is
+ * refused, not replaced. Returns 0, or MPP_EIO "cannot write
  * PATH: REASON" (no space, no such folder, ...) or MPP_ENOMEM. */
 int mpp_file_write_atomic(const char *path, const void *data, size_t len, bool durable,
                           mpp_err *err);

@@ -363,9 +363,7 @@ static int check_deadlock(const mpp_experiment *e, const char *path)
     mpp_sb_free(&name);
     free(grp);
     free(first);
-    if (fflush(stdout) != 0)
-        status = 2;
-    return status;
+    return status; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 static int cmd_check(int argc, char **argv)
@@ -618,9 +616,7 @@ static int cmd_sim(int argc, char **argv)
         if (o.json)
             sim_json(e, &r);
         else
-            sim_summary(cfg, s, &r);
-        if (fflush(stdout) != 0)
-            status = 2;
+            sim_summary(cfg, s, &r); /* stdout: checked once for every command in mpp_cli_main */
     }
     mpp_sim_destroy(s);
     mpp_experiment_destroy(e);
@@ -782,7 +778,7 @@ static int cmd_list(int argc, char **argv)
         for (size_t i = 0; i < mpp_npresets; i++)
             list_entry(mpp_presets[i].name, NULL, mpp_presets[i].help);
     }
-    return fflush(stdout) == 0 ? 0 : 2;
+    return 0; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 /* ---- bench --------------------------------------------------------------- */
@@ -906,9 +902,7 @@ static int cmd_bench(int argc, char **argv)
     if (json && mpp_sb_ok(&js))
         fputs(js.s, stdout);
     mpp_sb_free(&js);
-    if (fflush(stdout) != 0 && !status)
-        status = 2;
-    return status;
+    return status; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
@@ -940,7 +934,26 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
-int mpp_cli_main(int argc, char **argv)
+/* The exit status of a command that returned status, once everything it
+ * wrote to stdout has reached its destination: stdout is flushed, and a
+ * failed flush or an earlier write error (ferror: a full disk, a closed
+ * pipe, /dev/full) prints "mppnet: CMD: cannot write the output: REASON"
+ * and makes it at least 2 (an interruption's 128 + N is kept). The one
+ * check of stdout for every command (docs/cli.md, exit statuses). */
+static int output_checked(const char *cmd, int status)
+{
+    errno = 0;
+    bool flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return status;
+    fprintf(stderr, "mppnet: %s%scannot write the output: %s\n", cmd ? cmd : "", cmd ? ": " : "",
+            !flushed && e ? strerror(e) : "a write to standard output failed");
+    return status > 2 ? status : 2;
+}
+
+/* The command named by argv[1], its arguments argv[1..]. */
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(help_main, stderr);
@@ -972,4 +985,13 @@ int mpp_cli_main(int argc, char **argv)
     if (!c)
         return mpp_args_usage(NULL, "unknown command '%.40s'", cmd);
     return c->fn(argc - 1, argv + 1);
+}
+
+int mpp_cli_main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    const command *c = argc >= 2 ? find_command(argv[1]) : NULL;
+    if (!c && argc >= 3 && !strcmp(argv[1], "help"))
+        c = find_command(argv[2]);
+    return output_checked(c ? c->name : NULL, status);
 }

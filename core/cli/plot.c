@@ -1190,9 +1190,7 @@ int mpp_plot_main(int argc, char **argv)
             status = 0;
         }
     }
-    if (fflush(stdout) != 0 && !status)
-        status = 2;
-out:
+out: /* stdout: checked once for every command in mpp_cli_main */
     mpp_args_free(&rest);
     mpp_plot_destroy(p);
     mpp_plot_table_free(t);
