@@ -910,6 +910,7 @@ static int cmd_bench(int argc, char **argv)
 typedef struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
+    bool subs; /* made of subcommands (com gen, bcast show, app lee) */
 } command;
 
 static const command commands[] = {
@@ -919,11 +920,11 @@ static const command commands[] = {
     {"list", cmd_list},
     {"bench", cmd_bench},
     {"plot", mpp_plot_main},
-    {"com", mpp_cmd_com},
+    {"com", mpp_cmd_com, true},
     {"schedule", mpp_cmd_schedule},
     {"replay", mpp_cmd_replay},
-    {"bcast", mpp_cmd_bcast},
-    {"app", mpp_cmd_app},
+    {"bcast", mpp_cmd_bcast, true},
+    {"app", mpp_cmd_app, true},
 };
 
 static const command *find_command(const char *name)
@@ -993,5 +994,14 @@ int mpp_cli_main(int argc, char **argv)
     const command *c = argc >= 2 ? find_command(argv[1]) : NULL;
     if (!c && argc >= 3 && !strcmp(argv[1], "help"))
         c = find_command(argv[2]);
-    return output_checked(c ? c->name : NULL, status);
+    if (!c)
+        return output_checked(NULL, status);
+    /* "com info": a command made of subcommands names the one that ran */
+    char name[64];
+    int at = argc >= 3 && !strcmp(argv[1], "help") ? 3 : 2;
+    const char *sub = at < argc ? argv[at] : "";
+    bool word = c->subs && *sub && strlen(sub) < 32 &&
+                strspn(sub, "abcdefghijklmnopqrstuvwxyz") == strlen(sub);
+    snprintf(name, sizeof name, "%s%s%s", c->name, word ? " " : "", word ? sub : "");
+    return output_checked(name, status);
 }
