@@ -269,7 +269,8 @@ static void deadlock_label(const mpp_experiment *e, const size_t *grp, size_t g,
 static void deadlock_print(const char *name, const mpp_sim_config *c,
                            const mpp_deadlock_result *r)
 {
-    printf("%s: router %s, topology %s (%" PRIu32 " nodes), %" PRIu32 " VC%s", name,
+    mpp_args_put_escaped(name);
+    printf(": router %s, topology %s (%" PRIu32 " nodes), %" PRIu32 " VC%s",
            c->net.routing->name, c->net.topo->name, r->nodes, r->vcs, r->vcs == 1 ? "" : "s");
     if (r->message_classes > 1)
         printf(" for %" PRIu32 " message classes (class 0 checked)", r->message_classes);
@@ -398,9 +399,10 @@ static int cmd_check(int argc, char **argv)
         status = check_deadlock(e, path); /* not validated: it checks what the setup refuses */
     else if (e && mpp_run_validate(e, path, &err))
         status = mpp_args_fail(&err);
-    else if (e)
-        printf("%s: ok, %zu run%s\n", path, mpp_experiment_runs(e),
-               mpp_experiment_runs(e) == 1 ? "" : "s");
+    else if (e) {
+        mpp_args_put_escaped(path);
+        printf(": ok, %zu run%s\n", mpp_experiment_runs(e), mpp_experiment_runs(e) == 1 ? "" : "s");
+    }
     mpp_experiment_destroy(e);
     free(ov);
     mpp_args_free(&rest);
@@ -604,10 +606,10 @@ static int cmd_sim(int argc, char **argv)
     double wall = mpp_host_seconds() - t0;
     mpp_run_bar_clear(&bar);
     if (rc) {
-        fprintf(stderr, "mppnet: %s\n", err.msg);
+        mpp_args_fail(&err);
         const char *rep = mpp_sim_report(s);
         if (rep && *rep)
-            fprintf(stderr, "%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
+            mpp_args_eprintf("%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
         status = mpp_err_exit_status(err.code ? err.code : rc);
     } else {
         mpp_sim_result r = *mpp_sim_result_get(s);
@@ -859,7 +861,7 @@ static int cmd_bench(int argc, char **argv)
         mpp_err_clear(&err);
         int rc = mpp_bench_run(i, &rep, &err);
         if (rc) {
-            fprintf(stderr, "mppnet: bench %s: %s\n", mpp_bench_name(i), err.msg);
+            mpp_args_eprintf("mppnet: bench %s: %s\n", mpp_bench_name(i), err.msg);
             int s = mpp_err_exit_status(rc);
             if (s > status)
                 status = s;

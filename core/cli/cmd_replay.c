@@ -229,7 +229,7 @@ int mpp_cmd_replay(int argc, char **argv)
         mpp_args_fail(&err);
         const char *rep = mpp_sim_report(s);
         if (rep)
-            fputs(rep, stderr);
+            mpp_args_eprintf("%s", rep);
         status = mpp_err_exit_status(rc);
         goto out;
     }

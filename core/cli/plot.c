@@ -1174,7 +1174,7 @@ int mpp_plot_main(int argc, char **argv)
         status = 0;
     } else if (!mpp_output_on_path("gnuplot")) {
         printf("%s%s%s\n", shown, sep, gp.s);
-        fprintf(stderr,
+        mpp_args_eprintf(
                 "mppnet: plot: note: gnuplot is not on PATH; wrote %s%s%s and %s%s%s "
                 "(run `gnuplot %s` in %s to draw %s)\n",
                 shown, sep, gp.s, shown, sep, dat.s, gp.s, dir, base);
