@@ -529,6 +529,13 @@ static int sim_opt(void *ud, int code, const char *arg)
         o->quiet = true;
         return 0;
     }
+    /* a selector NAME[:ARGS] without its NAME is not YAML's business */
+    static const char *const examples[] = {"mesh:8x8", "romm:k=3", "hotspot:fraction=0.3"};
+    if (code >= 1001 && code <= 1003 && (!arg[0] || arg[0] == ':'))
+        return mpp_args_usage("sim", "%s '%s': a plug-in name is expected before ':' (as in %s %s; "
+                                     "`mppnet list` shows the names)",
+                              sim_flags[code - 1001].flag, arg, sim_flags[code - 1001].flag,
+                              examples[code - 1001]);
     for (size_t k = 0; k < MPP_COUNTOF(sim_flags); k++)
         if (sim_flags[k].code == code) {
             sv_pushf(&o->ov, "%s=%s", sim_flags[k].key, arg);
@@ -580,8 +587,9 @@ static int cmd_sim(int argc, char **argv)
                                           sim_flags[k].key, o.given[k])
                                : -1;
             if (n > 0 && (size_t)n < sizeof pre && !strncmp(err.msg, pre, (size_t)n)) {
-                mpp_err_set(&err, err.code, "sim %s %s:%s", sim_flags[k].flag, o.given[k],
-                            err.msg + n);
+                char tail[sizeof err.msg]; /* not formatted into itself */
+                memcpy(tail, err.msg + n, sizeof tail - (size_t)n);
+                mpp_err_set(&err, err.code, "sim %s %s:%s", sim_flags[k].flag, o.given[k], tail);
                 break;
             }
         }

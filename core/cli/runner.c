@@ -524,11 +524,14 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
     char p[4300];
     join(p, sizeof p, st->sub, "experiment");
     size_t len;
-    if (mpp_file_read(p, MPP_CFGTREE_MAX_BYTES + (1u << 20), &out->buf, &len, err))
+    if (mpp_file_read(p, MPP_CFGTREE_MAX_BYTES + (1u << 20), &out->buf, &len, err)) {
+        char why[sizeof err->msg]; /* err->msg is both the reason and the result */
+        memcpy(why, err->msg, sizeof why);
         return mpp_err_set(err, MPP_EINVAL,
                            "%s holds no experiment to resume (%s): it was not written by "
                            "`mppnet run`, or by an older version",
-                           st->dir, err->msg);
+                           st->dir, why);
+    }
     char *s = out->buf, *end = out->buf + len;
     out->ov = calloc(len / 10 + 1, sizeof *out->ov);
     if (!out->ov || strncmp(s, "mppnet-run 1\n", 13))
