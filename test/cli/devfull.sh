@@ -2,7 +2,7 @@
 # /dev/full (every write fails with "No space left on device") each command,
 # subcommand and --help exits 2 with "mppnet: CMD: cannot write the output:
 # ..." on stderr, never 0 with its result lost nor 2 in silence. The
-# commands that write files refuse /dev/full as the file (a device is not
+# commands that write files refuse a device or FIFO as the file (it is not
 # replaced) with exit 2 and a message, and -o naming a folder is refused.
 # Skipped when /dev/full is missing.
 . "$(dirname "$0")/lib.sh"
@@ -86,8 +86,10 @@ full plot plot res/results.csv --script-only -o p.png
 full plot_help plot --help
 full bench_help bench --help
 
-# the file a command writes: /dev/full is refused (not replaced), a folder
-# is refused before any work
+# the file a command writes: a device or a FIFO is refused, not replaced
+# (a FIFO of our own stands for /dev/full, which an old mppnet run as root
+# would replace by a regular file), a folder is refused before any work
+mkfifo fifo || { fail "mkfifo"; finish; }
 file_bad() {
     local name=$1 pat=$2 rc=0
     shift 2
@@ -98,17 +100,17 @@ file_bad() {
     else
         echo "ok: mppnet $*: $(head -1 "$name.err")"
     fi
-    [ -c /dev/full ] || fail "$name: /dev/full is no longer a device"
+    [ -p fifo ] || { fail "$name: the FIFO was replaced"; rm -f fifo; mkfifo fifo; }
 }
-file_bad gen_dev 'cannot write /dev/full: not a regular file' \
-    com gen --gen random-regular --n 8 --d 2 -o /dev/full
-file_bad convert_dev 'cannot write /dev/full: not a regular file' com convert m.mtx /dev/full
-file_bad rec_ops_dev 'cannot write /dev/full: not a regular file' \
-    replay sched.yaml -q --record-ops /dev/full
-file_bad rec_msgs_dev 'cannot write /dev/full: not a regular file' \
-    replay sched.yaml -q --record-messages /dev/full
-file_bad part_dev 'cannot write /dev/full: not a regular file' \
-    com partition ring.graph --parts 2 --part-in ring.part -o /dev/full
+file_bad gen_dev 'cannot write fifo: not a regular file' \
+    com gen --gen random-regular --n 8 --d 2 -o fifo
+file_bad convert_dev 'cannot write fifo: not a regular file' com convert m.mtx fifo
+file_bad rec_ops_dev 'cannot write fifo: not a regular file' \
+    replay sched.yaml -q --record-ops fifo
+file_bad rec_msgs_dev 'cannot write fifo: not a regular file' \
+    replay sched.yaml -q --record-messages fifo
+file_bad part_dev 'cannot write fifo: not a regular file' \
+    com partition ring.graph --parts 2 --part-in ring.part -o fifo
 file_bad gen_dot "com gen: -o must name a file, not a folder \('\.'\)" \
     com gen --gen random-regular --n 8 --d 2 -o .
 file_bad convert_dir "com convert: OUT must name a file, not a folder" com convert m.mtx res
