@@ -131,7 +131,8 @@ static void test_errors(void)
     parse_fails("? [1, 2]\n: 3\n", "t.yaml:1:3: a mapping key must be a plain scalar", __LINE__);
     parse_fails("a: \"unterminated\n", "t.yaml:", __LINE__);
     parse_fails("a: \t- x\n\"", "t.yaml:", __LINE__);
-    parse_fails("a: \xff\xfe\n", "t.yaml:1:4: invalid leading UTF-8 octet (byte 0xff)", __LINE__);
+    parse_fails("a: \xff\xfe\n", "t.yaml:1:4: not UTF-8 text: the byte 0xff is not a UTF-8 character", __LINE__);
+    parse_fails("a: x\xc3", "t.yaml:1:5: not UTF-8 text: the byte 0xc3 is not a UTF-8 character (the text ends inside it)", __LINE__);
     parse_fails("a: 1\nb: x\x01\n", "t.yaml:2:5: control characters", __LINE__);
 
     /* Deep nesting is refused, not a stack overflow. */

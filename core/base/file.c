@@ -266,6 +266,13 @@ int mpp_file_write_atomic_at(int dirfd, const char *shown, const char *name, con
     show_path(path, sizeof path, shown, name);
     if (!one_name(name) || strlen(name) > 255)
         return mpp_err_set(err, MPP_EIO, "cannot write '%s': not a file name", path);
+    /* the rename would replace a folder's or a device's name (/dev/full) */
+    struct stat st;
+    if (fstatat(dirfd, name, &st, 0) == 0 && !S_ISREG(st.st_mode))
+        return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path,
+                           S_ISDIR(st.st_mode) ? "it is a folder (name a file to write)"
+                                               : "not a regular file (mppnet writes files, not "
+                                                 "devices or pipes)");
     int fd = temp_create(dirfd, name, tmp, sizeof tmp);
     if (fd < 0)
         return mpp_err_set(err, MPP_EIO, "cannot write %s: %s", path, strerror(errno));

@@ -49,7 +49,8 @@ int mpp_file_read_at(int dirfd, const char *shown, const char *name, size_t max,
 int mpp_file_read(const char *path, size_t max, char **data, size_t *len, mpp_err *err);
 
 /* Write len bytes of data to path atomically (see above); `durable`
- * fsyncs the file before the rename. Returns 0, or MPP_EIO "cannot write
+ * fsyncs the file before the rename. A folder or a device at path is
+ * refused, not replaced. Returns 0, or MPP_EIO "cannot write
  * PATH: REASON" (no space, no such folder, ...) or MPP_ENOMEM. */
 int mpp_file_write_atomic(const char *path, const void *data, size_t len, bool durable,
                           mpp_err *err);

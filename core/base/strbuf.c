@@ -84,6 +84,39 @@ void mpp_sb_printf(mpp_sb *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+/* The length of the UTF-8 character at s that a terminal shows as text (1
+ * to 4), or 0: a control character (below 0x20 but for '\n' and '\t' with
+ * multiline, 0x7f, a C1 control U+0080..U+009F) or a byte that does not
+ * begin a well-formed UTF-8 sequence. */
+static size_t printable_len(const unsigned char *s, bool multiline)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return (c >= 0x20 && c != 0x7f) || (multiline && (c == '\n' || c == '\t')) ? 1 : 0;
+    size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xc2 && s[1] < 0xa0) || (c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+        return 0; /* a C1 control, an overlong form, a surrogate, beyond U+10FFFF */
+    return n;
+}
+
+void mpp_str_escape(mpp_sb *sb, const char *s, bool multiline)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        size_t n = 0, k; /* the longest run of characters kept as they are */
+        while (u[n] && (k = printable_len(u + n, multiline)) > 0)
+            n += k;
+        mpp_sb_addn(sb, (const char *)u, n);
+        u += n;
+        if (*u)
+            mpp_sb_printf(sb, "\\x%02x", (unsigned)*u++);
+    }
+}
+
 void mpp_sb_json_str(mpp_sb *sb, const char *s)
 {
     mpp_sb_addc(sb, '"');

@@ -31,6 +31,15 @@ void mpp_sb_printf(mpp_sb *sb, const char *fmt, ...)
     ;
 /* Append s as a JSON string literal, quotes included. */
 void mpp_sb_json_str(mpp_sb *sb, const char *s);
+/* Append s for a terminal: every control character (a byte below 0x20,
+ * and 0x7f) is written as \xNN, so that echoed user text (a YAML escape
+ * such as "\e]0;...\a", a command-line argument) cannot move the cursor,
+ * retitle the window or hide text. With multiline, '\n' and '\t' are kept
+ * (a message of several lines); everything else, '\r' included, is
+ * escaped; so are the C1 controls U+0080..U+009F and every byte that is
+ * not part of well-formed UTF-8 (other UTF-8 text is kept). The one escaper of every
+ * message that reaches the terminal (core/cli/args.h, mpp_args_eprintf). */
+void mpp_str_escape(mpp_sb *sb, const char *s, bool multiline);
 /* Append a double in a fixed, locale-independent, round-trippable form
  * ("%.17g" trimmed to the shortest that reads back; NaN/inf become null). */
 void mpp_sb_double(mpp_sb *sb, double v);

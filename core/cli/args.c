@@ -2,25 +2,62 @@
 #include "core/cli/args.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/units.h"
 
+/* Print "mppnet: " (with prefix) and text escaped (mpp_str_escape) with
+ * multiline, then end (not escaped: our own text) on stderr. */
+static void eprint(const char *text, bool multiline, const char *end)
+{
+    mpp_sb out;
+    mpp_sb_init(&out);
+    mpp_str_escape(&out, text, multiline);
+    mpp_sb_add(&out, end);
+    fputs(mpp_sb_ok(&out) ? out.s : "mppnet: out of memory (printing a message)\n", stderr);
+    mpp_sb_free(&out);
+}
+
+void mpp_args_put_escaped(const char *s)
+{
+    mpp_sb out;
+    mpp_sb_init(&out);
+    mpp_str_escape(&out, s, false);
+    fputs(mpp_sb_ok(&out) ? out.s : "?", stdout);
+    mpp_sb_free(&out);
+}
+
+void mpp_args_eprintf(const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf)
+        vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    eprint(buf ? buf : "mppnet: out of memory (printing a message)\n", true, "");
+    free(buf);
+}
+
 int mpp_args_usage(const char *cmd, const char *fmt, ...)
 {
+    char buf[1024], end[128];
     va_list ap;
     va_start(ap, fmt);
-    fputs("mppnet: ", stderr);
-    if (cmd)
-        fprintf(stderr, "%s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (cmd)
-        fprintf(stderr, "\nsee 'mppnet %s --help'\n", cmd);
-    else
-        fputs("\nsee 'mppnet --help'\n", stderr);
+    if (n < 0)
+        buf[0] = '\0';
+    /* one line: a newline in an argument is escaped too */
+    fprintf(stderr, "mppnet: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+    snprintf(end, sizeof end, "\nsee 'mppnet %s%s--help'\n", cmd ? cmd : "", cmd ? " " : "");
+    eprint(buf, false, end);
     return 2;
 }
 
@@ -64,7 +101,7 @@ int mpp_args_dispatch(const char *cmd, const char *help, const mpp_args_sub *sub
 
 int mpp_args_fail(const mpp_err *err)
 {
-    fprintf(stderr, "mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");
+    mpp_args_eprintf("mppnet: %s\n", err->msg[0] ? err->msg : "unknown error");
     return mpp_err_exit_status(err->code ? err->code : MPP_EINVAL);
 }
 

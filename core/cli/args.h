@@ -26,6 +26,18 @@ int mpp_args_usage(const char *cmd, const char *fmt, ...)
 /* Print "mppnet: MESSAGE" of err and return its exit status. */
 int mpp_args_fail(const mpp_err *err);
 
+/* Print a formatted message on stderr through the escaper (mpp_str_escape,
+ * '\n' and '\t' kept): every control character of the text, whatever
+ * argument it came from, appears as \xNN. The one way the command line
+ * prints an error, a note or a report that may echo user input;
+ * mpp_args_usage and mpp_args_fail print through it (a usage message is
+ * one line: its '\n' are escaped too). */
+void mpp_args_eprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* The non-option arguments of a command, in order. */
 typedef struct mpp_args {
     size_t n;
@@ -58,6 +70,11 @@ typedef struct mpp_args_sub {
 } mpp_args_sub;
 int mpp_args_dispatch(const char *cmd, const char *help, const mpp_args_sub *subs, size_t nsubs,
                       int argc, char **argv);
+
+/* Print s on stdout through the escaper, on one line (its '\n' escaped
+ * too): a name or a path that a result echoes (check's file name, a sweep
+ * value in the summary table). */
+void mpp_args_put_escaped(const char *s);
 
 /* An option's number: a whole decimal in [lo, hi] (with units when bytes
  * is true: 2KiB), or a finite real. Print the usage error and return 2

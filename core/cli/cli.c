@@ -269,7 +269,8 @@ static void deadlock_label(const mpp_experiment *e, const size_t *grp, size_t g,
 static void deadlock_print(const char *name, const mpp_sim_config *c,
                            const mpp_deadlock_result *r)
 {
-    printf("%s: router %s, topology %s (%" PRIu32 " nodes), %" PRIu32 " VC%s", name,
+    mpp_args_put_escaped(name);
+    printf(": router %s, topology %s (%" PRIu32 " nodes), %" PRIu32 " VC%s",
            c->net.routing->name, c->net.topo->name, r->nodes, r->vcs, r->vcs == 1 ? "" : "s");
     if (r->message_classes > 1)
         printf(" for %" PRIu32 " message classes (class 0 checked)", r->message_classes);
@@ -363,9 +364,7 @@ static int check_deadlock(const mpp_experiment *e, const char *path)
     mpp_sb_free(&name);
     free(grp);
     free(first);
-    if (fflush(stdout) != 0)
-        status = 2;
-    return status;
+    return status; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 static int cmd_check(int argc, char **argv)
@@ -400,9 +399,10 @@ static int cmd_check(int argc, char **argv)
         status = check_deadlock(e, path); /* not validated: it checks what the setup refuses */
     else if (e && mpp_run_validate(e, path, &err))
         status = mpp_args_fail(&err);
-    else if (e)
-        printf("%s: ok, %zu run%s\n", path, mpp_experiment_runs(e),
-               mpp_experiment_runs(e) == 1 ? "" : "s");
+    else if (e) {
+        mpp_args_put_escaped(path);
+        printf(": ok, %zu run%s\n", mpp_experiment_runs(e), mpp_experiment_runs(e) == 1 ? "" : "s");
+    }
     mpp_experiment_destroy(e);
     free(ov);
     mpp_args_free(&rest);
@@ -529,6 +529,13 @@ static int sim_opt(void *ud, int code, const char *arg)
         o->quiet = true;
         return 0;
     }
+    /* a selector NAME[:ARGS] without its NAME is not YAML's business */
+    static const char *const examples[] = {"mesh:8x8", "romm:k=3", "hotspot:fraction=0.3"};
+    if (code >= 1001 && code <= 1003 && (!arg[0] || arg[0] == ':'))
+        return mpp_args_usage("sim", "%s '%s': a plug-in name is expected before ':' (as in %s %s; "
+                                     "`mppnet list` shows the names)",
+                              sim_flags[code - 1001].flag, arg, sim_flags[code - 1001].flag,
+                              examples[code - 1001]);
     for (size_t k = 0; k < MPP_COUNTOF(sim_flags); k++)
         if (sim_flags[k].code == code) {
             sv_pushf(&o->ov, "%s=%s", sim_flags[k].key, arg);
@@ -580,8 +587,9 @@ static int cmd_sim(int argc, char **argv)
                                           sim_flags[k].key, o.given[k])
                                : -1;
             if (n > 0 && (size_t)n < sizeof pre && !strncmp(err.msg, pre, (size_t)n)) {
-                mpp_err_set(&err, err.code, "sim %s %s:%s", sim_flags[k].flag, o.given[k],
-                            err.msg + n);
+                char tail[sizeof err.msg]; /* not formatted into itself */
+                memcpy(tail, err.msg + n, sizeof tail - (size_t)n);
+                mpp_err_set(&err, err.code, "sim %s %s:%s", sim_flags[k].flag, o.given[k], tail);
                 break;
             }
         }
@@ -606,10 +614,10 @@ static int cmd_sim(int argc, char **argv)
     double wall = mpp_host_seconds() - t0;
     mpp_run_bar_clear(&bar);
     if (rc) {
-        fprintf(stderr, "mppnet: %s\n", err.msg);
+        mpp_args_fail(&err);
         const char *rep = mpp_sim_report(s);
         if (rep && *rep)
-            fprintf(stderr, "%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
+            mpp_args_eprintf("%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
         status = mpp_err_exit_status(err.code ? err.code : rc);
     } else {
         mpp_sim_result r = *mpp_sim_result_get(s);
@@ -618,9 +626,7 @@ static int cmd_sim(int argc, char **argv)
         if (o.json)
             sim_json(e, &r);
         else
-            sim_summary(cfg, s, &r);
-        if (fflush(stdout) != 0)
-            status = 2;
+            sim_summary(cfg, s, &r); /* stdout: checked once for every command in mpp_cli_main */
     }
     mpp_sim_destroy(s);
     mpp_experiment_destroy(e);
@@ -782,7 +788,7 @@ static int cmd_list(int argc, char **argv)
         for (size_t i = 0; i < mpp_npresets; i++)
             list_entry(mpp_presets[i].name, NULL, mpp_presets[i].help);
     }
-    return fflush(stdout) == 0 ? 0 : 2;
+    return 0; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 /* ---- bench --------------------------------------------------------------- */
@@ -863,7 +869,7 @@ static int cmd_bench(int argc, char **argv)
         mpp_err_clear(&err);
         int rc = mpp_bench_run(i, &rep, &err);
         if (rc) {
-            fprintf(stderr, "mppnet: bench %s: %s\n", mpp_bench_name(i), err.msg);
+            mpp_args_eprintf("mppnet: bench %s: %s\n", mpp_bench_name(i), err.msg);
             int s = mpp_err_exit_status(rc);
             if (s > status)
                 status = s;
@@ -906,9 +912,7 @@ static int cmd_bench(int argc, char **argv)
     if (json && mpp_sb_ok(&js))
         fputs(js.s, stdout);
     mpp_sb_free(&js);
-    if (fflush(stdout) != 0 && !status)
-        status = 2;
-    return status;
+    return status; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
@@ -916,6 +920,7 @@ static int cmd_bench(int argc, char **argv)
 typedef struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
+    bool subs; /* made of subcommands (com gen, bcast show, app lee) */
 } command;
 
 static const command commands[] = {
@@ -925,11 +930,11 @@ static const command commands[] = {
     {"list", cmd_list},
     {"bench", cmd_bench},
     {"plot", mpp_plot_main},
-    {"com", mpp_cmd_com},
+    {"com", mpp_cmd_com, true},
     {"schedule", mpp_cmd_schedule},
     {"replay", mpp_cmd_replay},
-    {"bcast", mpp_cmd_bcast},
-    {"app", mpp_cmd_app},
+    {"bcast", mpp_cmd_bcast, true},
+    {"app", mpp_cmd_app, true},
 };
 
 static const command *find_command(const char *name)
@@ -940,7 +945,26 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
-int mpp_cli_main(int argc, char **argv)
+/* The exit status of a command that returned status, once everything it
+ * wrote to stdout has reached its destination: stdout is flushed, and a
+ * failed flush or an earlier write error (ferror: a full disk, a closed
+ * pipe, /dev/full) prints "mppnet: CMD: cannot write the output: REASON"
+ * and makes it at least 2 (an interruption's 128 + N is kept). The one
+ * check of stdout for every command (docs/cli.md, exit statuses). */
+static int output_checked(const char *cmd, int status)
+{
+    errno = 0;
+    bool flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return status;
+    fprintf(stderr, "mppnet: %s%scannot write the output: %s\n", cmd ? cmd : "", cmd ? ": " : "",
+            !flushed && e ? strerror(e) : "a write to standard output failed");
+    return status > 2 ? status : 2;
+}
+
+/* The command named by argv[1], its arguments argv[1..]. */
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(help_main, stderr);
@@ -972,4 +996,22 @@ int mpp_cli_main(int argc, char **argv)
     if (!c)
         return mpp_args_usage(NULL, "unknown command '%.40s'", cmd);
     return c->fn(argc - 1, argv + 1);
+}
+
+int mpp_cli_main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    const command *c = argc >= 2 ? find_command(argv[1]) : NULL;
+    if (!c && argc >= 3 && !strcmp(argv[1], "help"))
+        c = find_command(argv[2]);
+    if (!c)
+        return output_checked(NULL, status);
+    /* "com info": a command made of subcommands names the one that ran */
+    char name[64];
+    int at = argc >= 3 && !strcmp(argv[1], "help") ? 3 : 2;
+    const char *sub = at < argc ? argv[at] : "";
+    bool word = c->subs && *sub && strlen(sub) < 32 &&
+                strspn(sub, "abcdefghijklmnopqrstuvwxyz") == strlen(sub);
+    snprintf(name, sizeof name, "%s%s%s", c->name, word ? " " : "", word ? sub : "");
+    return output_checked(name, status);
 }

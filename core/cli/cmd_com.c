@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/base/err.h"
 #include "core/base/strbuf.h"
@@ -129,6 +130,18 @@ enum {
     OPT_JSON, OPT_PARTS, OPT_PART_IN, OPT_PART_OUT
 };
 
+/* 0 when path (the value of option opt of command cmd) may name the
+ * file to write; else a usage error, 2: a folder (an existing one, or a
+ * name ending in '/') is not a file. Checked before any work. */
+static int out_is_file(const char *cmd, const char *opt, const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    if ((n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+        return mpp_args_usage(cmd, "%s must name a file, not a folder ('%s')", opt, path);
+    return 0;
+}
+
 /* ---- gen ---------------------------------------------------------------- */
 
 static const struct option gen_options[] = {
@@ -190,6 +203,8 @@ static int cmd_gen(int argc, char **argv)
         return mpp_args_usage(GEN, "missing %s", !o.n ? "--n N" : "--d D");
     if (!o.out)
         return mpp_args_usage(GEN, "missing the output file (-o FILE)");
+    if (out_is_file(GEN, "-o", o.out))
+        return 2;
     if (o.units && !regular)
         return mpp_args_usage(GEN, "--units applies to random-regular only (random-nonuniform "
                                    "draws sizes in 1..32 units)");
@@ -367,7 +382,7 @@ static int cmd_info(int argc, char **argv)
     }
     fputs(sb.s, stdout);
     mpp_sb_free(&sb);
-    return fflush(stdout) ? 2 : 0;
+    return 0; /* stdout: checked once for every command in mpp_cli_main */
 }
 
 /* ---- convert ------------------------------------------------------------ */
@@ -402,8 +417,11 @@ static int cmd_convert(int argc, char **argv)
                             out      ? "the input file"
                             : rest.n ? "the output file"
                                      : "the input and output files");
+    const char *opt = out ? "-o" : "OUT";
     if (!st && !done && !out)
         out = rest.v[1];
+    if (!st && !done)
+        st = out_is_file("com convert", opt, out);
     mpp_args_free(&rest);
     if (st || done)
         return st;
@@ -484,6 +502,10 @@ static int cmd_partition(int argc, char **argv)
         st = mpp_args_usage(PART, "no MESH given");
     if (!st && !done && !o.nparts)
         st = mpp_args_usage(PART, "--parts N is required");
+    if (!st && !done && o.out)
+        st = out_is_file(PART, "-o", o.out);
+    if (!st && !done && o.part_out)
+        st = out_is_file(PART, "--part-out", o.part_out);
     mpp_args_free(&rest);
     if (st || done)
         return st;
@@ -518,7 +540,7 @@ static int cmd_partition(int argc, char **argv)
     }
     if (!rc)
         rc = partition_print(mesh, &g, nparts, part, &c, source, &err);
-    st = rc ? mpp_args_fail(&err) : fflush(stdout) ? 2 : 0;
+    st = rc ? mpp_args_fail(&err) : 0; /* stdout: checked once for every command in mpp_cli_main */
     mpp_com_free(&c);
     free(part);
     mpp_partition_graph_free(&g);

@@ -229,7 +229,7 @@ int mpp_cmd_replay(int argc, char **argv)
         mpp_args_fail(&err);
         const char *rep = mpp_sim_report(s);
         if (rep)
-            fputs(rep, stderr);
+            mpp_args_eprintf("%s", rep);
         status = mpp_err_exit_status(rc);
         goto out;
     }
@@ -278,9 +278,7 @@ int mpp_cmd_replay(int argc, char **argv)
         if (!status)
             printf("wrote %s (%zu messages)\n", rec_msgs, nm);
     }
-    if (fflush(stdout) != 0)
-        status = 2;
-out:
+out: /* stdout: checked once for every command in mpp_cli_main */
     mpp_sim_destroy(s);
     mpp_op_trace_free(&ot);
     mpp_experiment_destroy(e);

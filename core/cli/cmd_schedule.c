@@ -702,8 +702,5 @@ int mpp_cmd_schedule(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    rc = a.file ? run_file(&a) : run_gen(&a);
-    if (fflush(stdout) != 0 && !rc)
-        rc = 2;
-    return rc;
+    return a.file ? run_file(&a) : run_gen(&a); /* stdout: checked once for every command in mpp_cli_main */
 }

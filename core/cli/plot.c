@@ -1174,7 +1174,7 @@ int mpp_plot_main(int argc, char **argv)
         status = 0;
     } else if (!mpp_output_on_path("gnuplot")) {
         printf("%s%s%s\n", shown, sep, gp.s);
-        fprintf(stderr,
+        mpp_args_eprintf(
                 "mppnet: plot: note: gnuplot is not on PATH; wrote %s%s%s and %s%s%s "
                 "(run `gnuplot %s` in %s to draw %s)\n",
                 shown, sep, gp.s, shown, sep, dat.s, gp.s, dir, base);
@@ -1190,9 +1190,7 @@ int mpp_plot_main(int argc, char **argv)
             status = 0;
         }
     }
-    if (fflush(stdout) != 0 && !status)
-        status = 2;
-out:
+out: /* stdout: checked once for every command in mpp_cli_main */
     mpp_args_free(&rest);
     mpp_plot_destroy(p);
     mpp_plot_table_free(t);

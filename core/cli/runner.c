@@ -151,8 +151,11 @@ void mpp_run_describe(const mpp_experiment *e, size_t i, char *buf, size_t len)
     mpp_sb sb;
     mpp_sb_init(&sb);
     mpp_sb_printf(&sb, "run %zu (", i);
-    for (size_t a = 0; a < mpp_experiment_axes(e); a++)
-        mpp_sb_printf(&sb, "%s=%s, ", mpp_experiment_axis(e, a), mpp_experiment_value(e, i, a));
+    for (size_t a = 0; a < mpp_experiment_axes(e); a++) {
+        mpp_sb_printf(&sb, "%s=", mpp_experiment_axis(e, a));
+        mpp_str_escape(&sb, mpp_experiment_value(e, i, a), false); /* a sweep value: user text */
+        mpp_sb_add(&sb, ", ");
+    }
     mpp_sb_printf(&sb, "seed %" PRIu64 ")", mpp_experiment_config(e, i)->run.seed);
     snprintf(buf, len, "%s", mpp_sb_ok(&sb) ? sb.s : "run");
     mpp_sb_free(&sb);
@@ -362,8 +365,11 @@ static void table_header(const table *t)
 
 static void table_row(const table *t, size_t i, const mpp_output_run *r)
 {
-    for (size_t a = 0; a < t->naxes; a++)
-        printf("%-*s  ", t->width[a], mpp_experiment_value(t->e, i, a));
+    for (size_t a = 0; a < t->naxes; a++) { /* a sweep value: user text, escaped */
+        const char *v = mpp_experiment_value(t->e, i, a);
+        mpp_args_put_escaped(v);
+        printf("%*s  ", t->width[a] > (int)strlen(v) ? t->width[a] - (int)strlen(v) : 0, "");
+    }
     printf("%*" PRIu64 "  ", t->seedw, mpp_experiment_config(t->e, i)->run.seed);
     if (r->status) {
         printf("%s\n", r->status == MPP_EDEADLOCK ? "FAILED: deadlock" : "FAILED");
@@ -563,11 +569,14 @@ static int store_load_experiment(const store *st, saved *out, mpp_err *err)
     snprintf(p, sizeof p, "%s/experiment", st->sub);
     size_t len;
     if (mpp_file_read_at(st->sfd, st->sub, "experiment", MPP_CFGTREE_MAX_BYTES + (1u << 20),
-                         &out->buf, &len, err))
+                         &out->buf, &len, err)) {
+        char why[sizeof err->msg]; /* err->msg is both the reason and the result */
+        memcpy(why, err->msg, sizeof why);
         return mpp_err_set(err, MPP_EINVAL,
                            "%s holds no experiment to resume (%s): it was not written by "
                            "`mppnet run`, or by an older version",
-                           st->dir, err->msg);
+                           st->dir, why);
+    }
     char *s = out->buf, *end = out->buf + len;
     out->ov = calloc(len / 10 + 1, sizeof *out->ov);
     out->ovline = calloc(len / 10 + 1, sizeof *out->ovline);
@@ -805,7 +814,7 @@ static void run_finished(run_ctx *c, size_t i)
     if (!c->write_error && (store_put(&c->st, i, mpp_experiment_hash(c->e, i), r, &err) ||
                             write_files_paced(c, &err))) {
         progress_clear(&c->prog);
-        fprintf(stderr, "mppnet: %s\n", err.msg);
+        mpp_args_fail(&err);
         c->write_error = 1;
         interrupted = -1; /* stop: what finishes now could not be kept */
     }
@@ -814,7 +823,7 @@ static void run_finished(run_ctx *c, size_t i)
         char d[256];
         mpp_run_describe(c->e, i, d, sizeof d);
         fflush(stdout);
-        fprintf(stderr, "mppnet: %s failed%s\n%s%s", d,
+        mpp_args_eprintf("mppnet: %s failed%s\n%s%s", d,
                 r->status == MPP_EDEADLOCK ? " (deadlock)" : "", r->report ? r->report : "",
                 r->report && *r->report && r->report[strlen(r->report) - 1] != '\n' ? "\n" : "");
     }
@@ -986,7 +995,7 @@ static void hand_out(run_ctx *c, pool *p, size_t w)
                 char d[256];
                 mpp_run_describe(c->e, (size_t)i, d, sizeof d);
                 progress_clear(&c->prog);
-                fprintf(stderr, "mppnet: %s started on worker %zu\n", d, w);
+                mpp_args_eprintf("mppnet: %s started on worker %zu\n", d, w);
             }
             return;
         }
@@ -1188,13 +1197,13 @@ static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nw
                 mpp_run_describe(c->e, p.cur[w], d, sizeof d);
             const char *in = *d ? " in " : "";
             if (WIFSIGNALED(st))
-                fprintf(stderr, "mppnet: worker %zu died of signal %d%s%s\n", w, WTERMSIG(st),
-                        in, d);
+                mpp_args_eprintf("mppnet: worker %zu died of signal %d%s%s\n", w,
+                                 WTERMSIG(st), in, d);
             else if (failed)
-                fprintf(stderr, "mppnet: worker %zu failed (exit %d)%s%s\n", w,
-                        WEXITSTATUS(st), in, d);
+                mpp_args_eprintf("mppnet: worker %zu failed (exit %d)%s%s\n", w,
+                                 WEXITSTATUS(st), in, d);
             else
-                fprintf(stderr, "mppnet: worker %zu ended%s%s\n", w, in, d);
+                mpp_args_eprintf("mppnet: worker %zu ended%s%s\n", w, in, d);
             rc = 1;
         }
     }
@@ -1386,7 +1395,7 @@ static void make_plot(const run_ctx *c)
     if (!rc)
         rc = mpp_output_gnuplot_at(c->st.dfd, c->st.dir, "latency.gp", "latency.png", true, &err);
     if (rc && !c->quiet)
-        fprintf(stderr, "mppnet: note: no plot: %s\n", err.msg);
+        mpp_args_eprintf("mppnet: note: no plot: %s\n", err.msg);
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -1508,8 +1517,8 @@ int mpp_cmd_run(int argc, char **argv)
         /* the folder must exist and be ours before anything else */
         struct stat sb;
         if (stat(o.resume, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            fprintf(stderr, "mppnet: run --resume: %s is not a folder of an earlier run\n",
-                    o.resume);
+            mpp_args_eprintf("mppnet: run --resume: %s is not a folder of an earlier run\n",
+                             o.resume);
             status = 2;
             goto out;
         }
@@ -1635,8 +1644,8 @@ int mpp_cmd_run(int argc, char **argv)
         goto out;
     }
     if (o.resume && !o.quiet)
-        fprintf(stderr, "mppnet: resuming %s: %zu of %zu runs already done\n", c.st.dir, found,
-                nruns);
+        mpp_args_eprintf("mppnet: resuming %s: %zu of %zu runs already done\n", c.st.dir, found,
+                         nruns);
 
     struct sigaction sa, old_int, old_term, old_hup, old_pipe;
     memset(&sa, 0, sizeof sa);
@@ -1685,11 +1694,11 @@ int mpp_cmd_run(int argc, char **argv)
         if (oc->plot)
             make_plot(&c);
         if (!o.quiet)
-            fprintf(stderr, "mppnet: wrote %zu of %zu runs to %s/\n", nok, nruns, c.st.dir);
+            mpp_args_eprintf("mppnet: wrote %zu of %zu runs to %s/\n", nok, nruns, c.st.dir);
     }
     if (interrupted > 0) {
-        fprintf(stderr, "mppnet: interrupted (signal %d) after %zu of %zu runs; `mppnet run "
-                        "--resume %s` completes it\n",
+        mpp_args_eprintf("mppnet: interrupted (signal %d) after %zu of %zu runs; `mppnet run "
+                         "--resume %s` completes it\n",
                 (int)interrupted, ndone, nruns, c.st.dir);
         status = 128 + (int)interrupted;
     }

@@ -238,6 +238,62 @@ static int parse_fail(parse_ctx *c, const yaml_mark_t *m, const char *fmt, ...)
     return mpp_err_set(c->err, MPP_EINVAL, "%s: %s", c->origin, what);
 }
 
+/* libyaml's reader error (bad UTF-8, a control character) as an mpp_err
+ * at the line and column (in characters, as libyaml counts them) of the
+ * character at fault, with its bytes: libyaml's own words ("invalid
+ * trailing UTF-8 octet", byte 0x00 for an incomplete sequence) name
+ * neither the character nor the encoding expected. */
+static int reader_fail(parse_ctx *c)
+{
+    yaml_parser_t *p = &c->p;
+    const char *problem = p->problem ? p->problem : "invalid input";
+    const unsigned char *t = (const unsigned char *)c->text;
+    size_t at = p->problem_offset < c->len ? p->problem_offset : c->len;
+    bool utf8 = strstr(problem, "UTF-8") || strstr(problem, "Unicode");
+    size_t start = at, stop = at + 1; /* the bytes shown: [start, stop) */
+    if (utf8 && strstr(problem, "trailing")) /* at: the byte that cannot continue */
+        for (size_t k = 1; k <= 3 && k <= at; k++)
+            if (t[at - k] >= 0xc0) {
+                start = at - k;
+                break;
+            }
+    if (utf8 && start == at && at < c->len) { /* the sequence its first byte announces */
+        unsigned char b = t[at];
+        stop = at + (b >= 0xf8 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1);
+    }
+    if (stop > c->len)
+        stop = c->len;
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < start; i++) {
+        if (t[i] == '\n') {
+            line++;
+            col = 1;
+        } else if ((t[i] & 0xc0) != 0x80) {
+            col++;
+        }
+    }
+    char pos[64] = "";
+    if (c->positions)
+        snprintf(pos, sizeof pos, ":%zu:%zu", line, col);
+    if (!utf8)
+        return mpp_err_set(c->err, MPP_EINVAL, "%s%s: %s (byte 0x%02x): expected UTF-8 text "
+                           "without control characters",
+                           c->origin, pos, problem,
+                           p->problem_value < 0 ? 0u : (unsigned)p->problem_value & 0xffu);
+    char bytes[32] = "";
+    size_t n = 0;
+    for (size_t i = start; i < stop && n + 6 < sizeof bytes; i++)
+        n += (size_t)snprintf(bytes + n, sizeof bytes - n, "%s0x%02x", n ? " " : "", t[i]);
+    return mpp_err_set(c->err, MPP_EINVAL,
+                       "%s%s: not UTF-8 text: the byte%s %s %s a UTF-8 character%s; mppnet reads "
+                       "YAML as UTF-8%s",
+                       c->origin, pos, stop - start == 1 ? "" : "s", bytes[0] ? bytes : "(none)",
+                       stop - start == 1 ? "is not" : "are not",
+                       strstr(problem, "incomplete") ? " (the text ends inside it)" : "",
+                       c->positions ? " (a Latin-1 file converts with `iconv -f latin1 -t utf-8`)"
+                                    : "");
+}
+
 /* Turn libyaml's error state into an mpp_err. */
 static int yaml_fail(parse_ctx *c)
 {
@@ -245,26 +301,16 @@ static int yaml_fail(parse_ctx *c)
     if (p->error == YAML_MEMORY_ERROR)
         return mpp_err_set(c->err, MPP_ENOMEM, "%s: out of memory", c->origin);
     const char *problem = p->problem ? p->problem : "invalid YAML";
-    if (p->error == YAML_READER_ERROR) {
-        /* libyaml gives a byte offset (bad UTF-8, control characters):
-         * its line and column (in characters, as libyaml counts them) */
-        size_t line = 1, col = 1, end = p->problem_offset < c->len ? p->problem_offset : c->len;
-        for (size_t i = 0; i < end; i++) {
-            unsigned char b = (unsigned char)c->text[i];
-            if (b == '\n') {
-                line++;
-                col = 1;
-            } else if ((b & 0xc0) != 0x80) {
-                col++;
-            }
-        }
-        if (!c->positions)
-            return mpp_err_set(c->err, MPP_EINVAL, "%s: %s (byte 0x%02x)", c->origin, problem,
-                               p->problem_value < 0 ? 0u : (unsigned)p->problem_value & 0xffu);
-        return mpp_err_set(c->err, MPP_EINVAL, "%s:%zu:%zu: %s (byte 0x%02x): expected UTF-8 "
-                           "text", c->origin, line, col, problem,
-                           p->problem_value < 0 ? 0u : (unsigned)p->problem_value & 0xffu);
-    }
+    if (p->error == YAML_READER_ERROR)
+        return reader_fail(c);
+    if (p->context && !strcmp(p->context, "while scanning a simple key") &&
+        p->problem_mark.line == p->context_mark.line &&
+        p->problem_mark.index - p->context_mark.index > 1024)
+        /* libyaml forgets a possible key 1024 characters on */
+        return parse_fail(c, &p->context_mark,
+                          "a key of %zu characters: YAML allows keys of at most 1024 characters "
+                          "(no key of an experiment is that long)",
+                          p->problem_mark.index - p->context_mark.index);
     if (p->context && c->positions)
         return parse_fail(c, &p->problem_mark, "%s (%s at line %zu, column %zu)", problem,
                           p->context, p->context_mark.line + 1, p->context_mark.column + 1);

@@ -242,6 +242,27 @@ static int text_value(const mpp_cfgnode *v, const char *key, bool allow_empty, c
     return 0;
 }
 
+/* The characters a name may hold: it names the default output folder
+ * results/NAME, so nothing a shell, a terminal or a file system treats
+ * specially (docs/config.md, "name"). */
+#define NAME_CHARS                                                                                 \
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+/"
+
+/* 0 when the name v holds (text t) is made of NAME_CHARS only; else
+ * MPP_EINVAL at v's file:line:column naming the first other character. */
+static int check_name_chars(const mpp_cfgnode *v, const char *t, mpp_err *err)
+{
+    size_t at = strspn(t, NAME_CHARS);
+    if (!t[at])
+        return 0;
+    char w[320];
+    return mpp_err_set(err, MPP_EINVAL,
+                       "%s: key 'name': '%c' (character %zu) is not allowed in a name: the name "
+                       "makes the output folder results/NAME and may hold only letters, digits "
+                       "and . _ - + / (got '%.80s')",
+                       where(v, w, sizeof w), t[at], at + 1, t);
+}
+
 static int resolve_name(mpp_experiment *e, const mpp_cfgnode *root, const char *default_name,
                         mpp_err *err)
 {
@@ -249,7 +270,8 @@ static int resolve_name(mpp_experiment *e, const mpp_cfgnode *root, const char *
     int rc;
     const mpp_cfgnode *v = mpp_cfgtree_get(root, "name");
     if (v && ((rc = text_value(v, "name", false, &name, err)) ||
-              (rc = mpp_cfgtree_check_path(v, "name", err))))
+              (rc = mpp_cfgtree_check_path(v, "name", err)) ||
+              (rc = check_name_chars(v, name, err))))
         return rc;
     v = mpp_cfgtree_get(root, "description");
     if (v && (rc = text_value(v, "description", true, &desc, err)))
@@ -698,6 +720,10 @@ static char *base_name(const char *path)
     if (b) {
         memcpy(b, s, n);
         b[n] = '\0';
+        /* the default name of a file named "exp (copy).yaml": exp__copy_ */
+        for (char *c = b; *c; c++)
+            if (!strchr(NAME_CHARS, *c))
+                *c = '_';
     }
     return b;
 }

@@ -258,6 +258,20 @@ static int unknown_key(const mpp_cfgnode *k, const section *S, mpp_err *err)
     mpp_sb sb;
     mpp_sb_init(&sb);
     const char *key = mpp_cfgtree_text(k);
+    /* a section named by an alias ("chaos:" for misroute) */
+    for (size_t t = 0; t < S->ntab; t++)
+        for (size_t i = 0; i < S->tab[t]->nparams; i++) {
+            const mpp_param *p = &S->tab[t]->params[i];
+            const void *ops = p->type == MPP_PT_PLUGIN ? p->family->find(key) : NULL;
+            if (ops && strcmp(p->family->name(ops), key)) {
+                mpp_sb_free(&sb);
+                return mpp_err_set(err, MPP_EINVAL,
+                                   "%s: unknown key '%s.%s': '%s' is an alias of the %s '%s', "
+                                   "whose parameters go in the section %s.%s",
+                                   where(k, w, sizeof w), S->name, key, key, p->family->what,
+                                   p->family->name(ops), S->name, p->family->name(ops));
+            }
+        }
     mpp_sb_printf(&sb, "%s: unknown key '%s.%s'; valid keys of %s: ", where(k, w, sizeof w),
                   S->name, key, S->title);
     bool first = true;
@@ -475,8 +489,9 @@ static int expand_one(mpp_cfgnode *t, const char *sec, const mpp_param *row, mpp
     char name[64];
     size_t nl = (size_t)(colon - text);
     if (nl == 0 || nl >= sizeof name)
-        return mpp_err_set(err, MPP_EINVAL, "%s: key '%s': expected NAME:ARGS, got '%s'",
-                           where(sel, w, sizeof w), path, text);
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: key '%s': expected NAME:ARGS, a %s name before ':', got '%s'",
+                           where(sel, w, sizeof w), path, row->family->what, text);
     memcpy(name, text, nl);
     name[nl] = '\0';
     const void *plug = row->family->find(name);
@@ -527,8 +542,8 @@ static int expand_one(mpp_cfgnode *t, const char *sec, const mpp_param *row, mpp
             break;
         if (nseen < MPP_COUNTOF(seen))
             seen[nseen++] = line;
-        char kp[256];
-        snprintf(kp, sizeof kp, "%s.%s.%s", sec, name, line);
+        char kp[256]; /* the section of the plug-in's own name, not of an alias */
+        snprintf(kp, sizeof kp, "%s.%s.%s", sec, row->family->name(plug), line);
         rc = mpp_cfgtree_set(t, kp, 0, mpp_cfgtree_new_scalar(eq + 1, loc), err);
     }
     if (!rc)
