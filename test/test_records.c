@@ -81,7 +81,8 @@ static unsigned char *packed(size_t *len, int status)
     CHECK(mpp_output_run_pack(&r, 5, 0xabcdef, &sb) == 0);
     mpp_output_run_free(&r);
     unsigned char *b = malloc(sb.len);
-    memcpy(b, sb.s, sb.len);
+    if (b)
+        memcpy(b, sb.s, sb.len);
     *len = sb.len;
     mpp_sb_free(&sb);
     return b;
@@ -122,6 +123,10 @@ static void round_trip(void)
     for (int failed = 0; failed < 2; failed++) {
         size_t len;
         unsigned char *b = packed(&len, failed ? MPP_EDEADLOCK : 0);
+        if (!b) {
+            CHECK(!"out of memory");
+            return;
+        }
         mpp_output_run r;
         mpp_output_run_init(&r);
         mpp_err err;
@@ -147,6 +152,12 @@ static void damaged(void)
 {
     size_t len;
     unsigned char *b = packed(&len, 0), *c = malloc(len + 8);
+    if (!b || !c) {
+        CHECK(!"out of memory");
+        free(b);
+        free(c);
+        return;
+    }
 #define FRESH() memcpy(c, b, len)
 
     /* the checksum: one flipped bit anywhere, not resealed */
