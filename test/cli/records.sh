@@ -34,10 +34,10 @@ import struct, sys, zlib
 path, mode = sys.argv[1], sys.argv[2]
 hdr, res, sat, acc, chan = map(int, sys.argv[3:])
 b = bytearray(open(path, 'rb').read())
-nch = struct.unpack_from('<Q', b, 24)[0]
+nch = struct.unpack_from('=Q', b, 24)[0]
 assert nch > 0, 'the record holds no channels'
 def reseal():
-    struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:-4])) & 0xffffffff)
+    struct.pack_into('=I', b, len(b) - 4, zlib.crc32(bytes(b[:-4])) & 0xffffffff)
 if mode == 'names':        # the last channel: 112 bytes, none of them NUL
     o = hdr + res + (nch - 1) * chan
     b[o:o + chan] = b'A' * chan
@@ -50,7 +50,7 @@ elif mode == 'flip':       # one bit of result.accepted
 elif mode == 'truncate':
     del b[100:]
 elif mode == 'renumber':   # the header says run 5
-    struct.pack_into('<Q', b, 16, 5)
+    struct.pack_into('=Q', b, 16, 5)
     reseal()
 elif mode == 'old':
     b[0:8] = b'mpprun1\0'
