@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define RATE_AXIS "workload.rate"
 
@@ -52,10 +53,38 @@ void mpp_output_run_free(mpp_output_run *r)
     mpp_output_run_init(r);
 }
 
-/* The packed form: this header, then the result, the channel records, the
- * flows, the message records and the report text, as their counts say. */
+/* ---- run records ---------------------------------------------------------
+ *
+ * The packed form (docs/formats.md, "Run records"): this header, then the
+ * result, the channel records, the flows, the message records and the
+ * report text, as the header's counts say, then a trailer: the CRC-32
+ * (zlib's crc32) of every byte before it. Every field is in the writer's
+ * byte order and layout: a record is read only by the same build (the
+ * magic and result_size tell another version).
+ *
+ * The records of an output folder are input from disk, which may have been
+ * damaged or crafted, so mpp_output_run_unpack trusts nothing before
+ * record_check has passed on the raw bytes:
+ *   1. the magic, then the size against the header, then the checksum;
+ *   2. the header: result_size, a status mppnet gives a run, counts within
+ *      32 bits (no size arithmetic can wrap), the size they need equal to
+ *      the record's, no arrays in a failed run's record;
+ *   3. the result: every bool byte 0 or 1 (read as bytes: loading a _Bool
+ *      that holds another value is undefined), every double column finite
+ *      or NaN and not negative (each is a rate, a time, a mean, a ratio or
+ *      a count in cycles), wall_seconds too;
+ *   4. the arrays: channel names NUL-terminated within their 48 bytes and
+ *      printable ASCII, utilisations and message hops as in 3, flow and
+ *      message ends below the result's node count, flows' flits not 0;
+ *   5. the report: no NUL byte.
+ * Only then is memory taken and the bytes copied. */
+
+#define RUN_MAGIC "mpprun2"
+#define RUN_MAX_COUNT UINT32_MAX  /* channels, flows or messages of one record */
+#define RUN_MAX_REPORT (1u << 30) /* bytes of a record's report */
+
 typedef struct packed_hdr {
-    char magic[8];            /* "mpprun1" */
+    char magic[8];            /* RUN_MAGIC, NUL-padded */
     uint32_t result_size;     /* sizeof(mpp_sim_result) of the writer */
     int32_t status;
     uint64_t run;
@@ -63,12 +92,30 @@ typedef struct packed_hdr {
     uint64_t hash;            /* the run's config hash (records) */
 } packed_hdr;
 
+_Static_assert(sizeof(packed_hdr) == 64, "the record header has no padding");
+_Static_assert(sizeof(bool) == 1, "a result's bools are checked as single bytes");
+
+/* The CRC-32 of n bytes at p (zlib's crc32 takes at most 2^32 - 1 bytes a
+ * call, so longer data goes in pieces). */
+static uint32_t record_crc(const unsigned char *p, size_t n)
+{
+    uLong c = crc32(0L, Z_NULL, 0);
+    while (n) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        c = crc32(c, p, k);
+        p += k;
+        n -= k;
+    }
+    return (uint32_t)c;
+}
+
 int mpp_output_run_pack(const mpp_output_run *r, uint64_t run, uint64_t hash, mpp_sb *out)
 {
     size_t replen = r->report ? strlen(r->report) : 0;
+    size_t start = out->len;
     packed_hdr h;
     memset(&h, 0, sizeof h);
-    memcpy(h.magic, "mpprun1", 8);
+    memcpy(h.magic, RUN_MAGIC, sizeof RUN_MAGIC);
     h.result_size = sizeof r->result;
     h.status = r->status;
     h.run = run;
@@ -87,7 +134,166 @@ int mpp_output_run_pack(const mpp_output_run *r, uint64_t run, uint64_t hash, mp
         mpp_sb_addn(out, (const char *)r->messages, r->nmessages * sizeof *r->messages);
     if (replen)
         mpp_sb_addn(out, r->report, replen);
+    if (!mpp_sb_ok(out))
+        return MPP_ENOMEM;
+    uint32_t crc = record_crc((const unsigned char *)out->s + start, out->len - start);
+    mpp_sb_addn(out, (const char *)&crc, sizeof crc);
     return mpp_sb_ok(out) ? 0 : MPP_ENOMEM;
+}
+
+/* True when d may stand in a column that cannot be negative: NaN (no
+ * value) or finite and >= 0 (-0.0 included). */
+static bool record_real_ok(double d)
+{
+    return isnan(d) || (isfinite(d) && d >= 0);
+}
+
+/* Check a channel name of 48 bytes: NUL-terminated, printable ASCII. */
+static int record_name(const char *nm, size_t size, size_t k, const char *which, mpp_err *err)
+{
+    const char *nul = memchr(nm, '\0', size);
+    if (!nul)
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "channel %zu: its %s name is not NUL-terminated within its %zu bytes",
+                           k, which, size);
+    for (const char *c = nm; c < nul; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "channel %zu: byte 0x%02x at %zu of its %s name is not printable",
+                               k, (unsigned char)*c, (size_t)(c - nm), which);
+    return 0;
+}
+
+/* Invariants 1 to 5 of the comment above on the len bytes at p; fills *h
+ * (the header). Returns 0 or MPP_EFORMAT naming the field at fault. */
+static int record_check(const unsigned char *p, size_t len, packed_hdr *h, mpp_err *err)
+{
+    const size_t rs = sizeof(mpp_sim_result), tail = sizeof(uint32_t);
+    if (len < sizeof h->magic || memcmp(p, RUN_MAGIC, sizeof RUN_MAGIC))
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "not a run record of this mppnet version (%s): no magic \"%s\"",
+                           MPP_VERSION, RUN_MAGIC);
+    if (len < sizeof *h + rs + tail)
+        return mpp_err_set(err, MPP_EFORMAT, "truncated: %zu bytes, a record has at least %zu",
+                           len, sizeof *h + rs + tail);
+    uint32_t stored, crc = record_crc(p, len - tail);
+    memcpy(&stored, p + len - tail, tail);
+    if (stored != crc)
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "checksum mismatch (CRC-32 %08" PRIx32 " stored, %08" PRIx32
+                           " computed over its %zu bytes)",
+                           stored, crc, len - tail);
+    memcpy(h, p, sizeof *h);
+    if (h->result_size != rs)
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "result_size %" PRIu32 ", expected %zu (a record of another build)",
+                           h->result_size, rs);
+    switch (h->status) {
+    case 0: case MPP_EINVAL: case MPP_ENOMEM: case MPP_EIO: case MPP_EFORMAT:
+    case MPP_EDEADLOCK: case MPP_ERUN:
+        break;
+    default:
+        return mpp_err_set(err, MPP_EFORMAT, "status %" PRId32 " is not a code mppnet gives a run",
+                           h->status);
+    }
+    const struct {
+        const char *name;
+        uint64_t n, max, size;
+    } part[] = {
+        {"nchannels", h->nchannels, RUN_MAX_COUNT, sizeof(mpp_channel_info)},
+        {"nflows", h->nflows, RUN_MAX_COUNT, sizeof(mpp_output_flow)},
+        {"nmessages", h->nmessages, RUN_MAX_COUNT, sizeof(mpp_message_record)},
+        {"replen", h->replen, RUN_MAX_REPORT, 1},
+    };
+    uint64_t need = sizeof *h + rs + tail, add;
+    for (size_t k = 0; k < sizeof part / sizeof *part; k++) {
+        if (part[k].n > part[k].max)
+            return mpp_err_set(err, MPP_EFORMAT, "%s %" PRIu64 " is above its limit %" PRIu64,
+                               part[k].name, part[k].n, part[k].max);
+        if (__builtin_mul_overflow(part[k].n, part[k].size, &add) ||
+            __builtin_add_overflow(need, add, &need))
+            return mpp_err_set(err, MPP_EFORMAT, "%s %" PRIu64 " overflows the record's size",
+                               part[k].name, part[k].n);
+    }
+    if (need != len)
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "%zu bytes, but its header's counts need %" PRIu64
+                           " (truncated or extended)",
+                           len, need);
+    if (h->status && (h->nchannels || h->nflows || h->nmessages))
+        return mpp_err_set(err, MPP_EFORMAT,
+                           "a failed run (status %" PRId32 ") with channel, flow or message "
+                           "records",
+                           h->status);
+
+    /* the result: the bools as bytes first */
+    const unsigned char *res = p + sizeof *h;
+    for (size_t k = 0; k < mpp_result_nfields; k++) {
+        const mpp_result_field *f = &mpp_result_fields[k];
+        if (f->type == MPP_F_BOOL && res[f->offset] > 1)
+            return mpp_err_set(err, MPP_EFORMAT, "result.%s is byte 0x%02x, not 0 or 1",
+                               f->name, res[f->offset]);
+    }
+    for (size_t k = 0; k < mpp_result_nfields; k++) {
+        const mpp_result_field *f = &mpp_result_fields[k];
+        double d;
+        if (f->type != MPP_F_DOUBLE)
+            continue;
+        memcpy(&d, res + f->offset, sizeof d);
+        if (!record_real_ok(d))
+            return mpp_err_set(err, MPP_EFORMAT, "result.%s is %g: negative or infinite", f->name,
+                               d);
+    }
+    double wall;
+    uint32_t nodes;
+    memcpy(&wall, res + offsetof(mpp_sim_result, wall_seconds), sizeof wall);
+    memcpy(&nodes, res + offsetof(mpp_sim_result, nodes), sizeof nodes);
+    if (!isfinite(wall) || wall < 0)
+        return mpp_err_set(err, MPP_EFORMAT, "result.wall_seconds is %g: negative or not finite",
+                           wall);
+
+    /* the arrays */
+    const unsigned char *q = res + rs;
+    for (uint64_t k = 0; k < h->nchannels; k++, q += sizeof(mpp_channel_info)) {
+        mpp_channel_info ci;
+        memcpy(&ci, q, sizeof ci);
+        int rc = record_name(ci.from, sizeof ci.from, (size_t)k, "from", err);
+        if (rc || (rc = record_name(ci.to, sizeof ci.to, (size_t)k, "to", err)))
+            return rc;
+        if (!record_real_ok(ci.utilisation))
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "channel %" PRIu64 ": utilisation %g is negative or infinite", k,
+                               ci.utilisation);
+    }
+    for (uint64_t k = 0; k < h->nflows; k++, q += sizeof(mpp_output_flow)) {
+        mpp_output_flow fl;
+        memcpy(&fl, q, sizeof fl);
+        if (fl.src >= nodes || fl.dst >= nodes)
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "flow %" PRIu64 ": src %" PRIu32 " or dst %" PRIu32
+                               " not below result.nodes %" PRIu32,
+                               k, fl.src, fl.dst, nodes);
+        if (!fl.flits)
+            return mpp_err_set(err, MPP_EFORMAT, "flow %" PRIu64 ": 0 flits (only non-zero "
+                               "entries are recorded)", k);
+    }
+    for (uint64_t k = 0; k < h->nmessages; k++, q += sizeof(mpp_message_record)) {
+        mpp_message_record m;
+        memcpy(&m, q, sizeof m);
+        if (m.src >= nodes || m.dst >= nodes)
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "message %" PRIu64 ": src %" PRIu32 " or dst %" PRIu32
+                               " not below result.nodes %" PRIu32,
+                               k, m.src, m.dst, nodes);
+        if (!record_real_ok(m.hops))
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "message %" PRIu64 ": hops %g is negative or infinite", k, m.hops);
+    }
+    const unsigned char *nul = h->replen ? memchr(q, '\0', (size_t)h->replen) : NULL;
+    if (nul)
+        return mpp_err_set(err, MPP_EFORMAT, "the report holds a NUL byte (at %zu of %" PRIu64 ")",
+                           (size_t)(nul - q), h->replen);
+    return 0;
 }
 
 int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *hash,
@@ -95,21 +301,10 @@ int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *
 {
     mpp_output_run_free(r);
     packed_hdr h;
-    const char *p = buf;
-    if (len < sizeof h)
-        return mpp_err_set(err, MPP_EFORMAT, "a run record of %zu bytes is too short", len);
-    memcpy(&h, p, sizeof h);
-    if (memcmp(h.magic, "mpprun1", 8) || h.result_size != sizeof r->result ||
-        h.nchannels > UINT32_MAX || h.nflows > UINT32_MAX || h.nmessages > UINT32_MAX ||
-        h.replen > (1u << 30))
-        return mpp_err_set(err, MPP_EFORMAT,
-                           "not a run record of this mppnet version (%s)", MPP_VERSION);
-    uint64_t need = sizeof h + sizeof r->result + h.nchannels * sizeof *r->channels +
-                    h.nflows * sizeof *r->flows + h.nmessages * sizeof *r->messages + h.replen;
-    if (need != len)
-        return mpp_err_set(err, MPP_EFORMAT, "a run record of %zu bytes, expected %llu", len,
-                           (unsigned long long)need);
-    p += sizeof h;
+    int rc = record_check(buf, len, &h, err);
+    if (rc)
+        return rc;
+    const char *p = (const char *)buf + sizeof h;
     memcpy(&r->result, p, sizeof r->result);
     p += sizeof r->result;
     r->nchannels = (size_t)h.nchannels;
@@ -118,7 +313,7 @@ int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *
     if ((r->nchannels && !(r->channels = malloc(r->nchannels * sizeof *r->channels))) ||
         (r->nflows && !(r->flows = malloc(r->nflows * sizeof *r->flows))) ||
         (r->nmessages && !(r->messages = malloc(r->nmessages * sizeof *r->messages))) ||
-        !(r->report = calloc((size_t)h.replen + 1, 1))) {
+        (h.replen && !(r->report = malloc((size_t)h.replen + 1)))) {
         mpp_output_run_free(r);
         return mpp_err_set(err, MPP_ENOMEM, "out of memory reading a run record");
     }
@@ -131,10 +326,9 @@ int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *
     if (r->nmessages)
         memcpy(r->messages, p, r->nmessages * sizeof *r->messages);
     p += r->nmessages * sizeof *r->messages;
-    memcpy(r->report, p, (size_t)h.replen);
-    if (!h.replen) {
-        free(r->report);
-        r->report = NULL;
+    if (h.replen) {
+        memcpy(r->report, p, (size_t)h.replen);
+        r->report[h.replen] = '\0';
     }
     r->status = h.status;
     r->done = true;

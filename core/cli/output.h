@@ -82,11 +82,18 @@ int mpp_output_run_collect(mpp_output_run *r, const mpp_sim *s, int status, cons
 
 /* A finished run as bytes, for the workers' pipes and the run records of
  * an output folder (the result, its arrays and report, its run index and
- * config hash). Appends to out; returns 0 or MPP_ENOMEM. */
+ * config hash), ending in a CRC-32 of all its bytes (docs/formats.md, "Run
+ * records"). Appends to out; returns 0 or MPP_ENOMEM. */
 int mpp_output_run_pack(const mpp_output_run *r, uint64_t run, uint64_t hash, mpp_sb *out);
-/* Read a packed run of exactly len bytes into r (freed first; done set):
- * 0, or MPP_EFORMAT (not a record of this version, wrong size) or
- * MPP_ENOMEM with r empty. hash may be NULL. */
+/* Read a packed run of exactly len bytes into r (freed first; done set).
+ * Nothing of it is trusted, nor memory taken, before every check of
+ * docs/formats.md has passed on the raw bytes (the magic, the size, the
+ * checksum, the header's counts and status, every bool byte 0 or 1, the
+ * doubles finite or NaN and not negative, channel names NUL-terminated and
+ * printable, flow and message ends below the node count, a report without
+ * NUL). Returns 0, or MPP_EFORMAT with a reason that names the field at
+ * fault, or MPP_ENOMEM; r is then empty. hash may be NULL. Any bytes are
+ * safe input (test/fuzz/fuzz_record.c). */
 int mpp_output_run_unpack(const void *buf, size_t len, uint64_t *run, uint64_t *hash,
                           mpp_output_run *r, mpp_err *err);
 

@@ -645,13 +645,43 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* --resume: read every record of st into runs[] (done set); a record whose
- * run has another config hash in e makes it refuse, naming those runs. */
+/* --resume: a damaged record (one that mpp_output_run_unpack refuses: its
+ * checksum, its size, any field out of range; one larger than MAX_RECORD;
+ * or one whose run index is not the one its name says) is never trusted and
+ * never fatal: a warning names it and why, it is removed, and its run is
+ * run again (with -q too: the folder held something mppnet did not write).
+ * The first NOTE_MAX get a line each, the rest one line in all. Returns
+ * 0, or MPP_EIO (a record that cannot be read or removed) or MPP_ENOMEM. */
+#define NOTE_MAX 10
+static int store_damaged(const store *st, const char *nm, const char *p, uint64_t idx,
+                         size_t nruns, const char *why, size_t *ndamaged, mpp_err *err)
+{
+    char w[sizeof err->msg]; /* why may be err->msg, which an error overwrites */
+    snprintf(w, sizeof w, "%s", why);
+    if (unlinkat(st->sfd, nm, 0) != 0 && errno != ENOENT)
+        return mpp_err_set(err, MPP_EIO, "cannot remove the damaged record %s (%s): %s", p, w,
+                           strerror(errno));
+    if (++*ndamaged > NOTE_MAX)
+        return 0;
+    if (idx < nruns)
+        mpp_args_eprintf("mppnet: warning: %s: %s; removed, run %" PRIu64 " is run again\n", p,
+                         w, idx);
+    else
+        mpp_args_eprintf("mppnet: warning: %s: %s; removed (%s has %zu runs)\n", p, w,
+                         st->dir, nruns);
+    return 0;
+}
+
+/* --resume: read every record of st into runs[] (done set). A damaged
+ * record is removed and its run left to run again (store_damaged); a
+ * sound record of a run that has another config hash in e now, or of a
+ * run the experiment no longer has, makes it refuse, naming those runs (a
+ * changed experiment: its records stay). */
 static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *runs,
                      size_t nruns, size_t *found, mpp_err *err)
 {
     *found = 0;
-    size_t nchanged = 0, *changed = NULL, capc = 0;
+    size_t nchanged = 0, *changed = NULL, capc = 0, ndamaged = 0;
     int lfd = openat(st->sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
     if (!dh) {
@@ -666,25 +696,45 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
         const char *nm = de->d_name;
         size_t nd = strspn(nm + 4, "0123456789");
         uint64_t idx;
+        char canon[48];
         if (strncmp(nm, "run-", 4) || strcmp(nm + 4 + nd, ".rec") ||
             !mpp_units_u64(nm + 4, nd, &idx))
+            continue;
+        snprintf(canon, sizeof canon, "run-%" PRIu64 ".rec", idx);
+        if (strcmp(nm, canon)) /* run-07.rec: not a name mppnet writes */
             continue;
         char p[4500];
         snprintf(p, sizeof p, "%s/%s", st->sub, nm);
         char *buf;
         size_t len;
-        if ((rc = mpp_file_read_at(st->sfd, st->sub, nm, MAX_RECORD, &buf, &len, err)))
+        rc = mpp_file_read_at(st->sfd, st->sub, nm, MAX_RECORD, &buf, &len, err);
+        if (rc == MPP_EFORMAT) { /* larger than any record */
+            rc = store_damaged(st, nm, p, idx, nruns, err->msg, &ndamaged, err);
+            continue;
+        }
+        if (rc)
             break;
         uint64_t run, hash;
         mpp_output_run r;
         mpp_output_run_init(&r);
         rc = mpp_output_run_unpack(buf, len, &run, &hash, &r, err);
         free(buf);
+        if (rc == MPP_EFORMAT) {
+            rc = store_damaged(st, nm, p, idx, nruns, err->msg, &ndamaged, err);
+            continue;
+        }
         if (rc) {
             mpp_err_prefix(err, "%s", p);
             break;
         }
-        if (run != idx || idx >= nruns || hash != mpp_experiment_hash(e, (size_t)idx)) {
+        if (run != idx) { /* a sound record under another run's name */
+            mpp_output_run_free(&r);
+            char why[96];
+            snprintf(why, sizeof why, "it holds run %" PRIu64 ", not the run of its name", run);
+            rc = store_damaged(st, nm, p, idx, nruns, why, &ndamaged, err);
+            continue;
+        }
+        if (idx >= nruns || hash != mpp_experiment_hash(e, (size_t)idx)) {
             mpp_output_run_free(&r);
             if (nchanged == capc) {
                 capc = capc ? 2 * capc : 16;
@@ -703,6 +753,10 @@ static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *r
         ++*found;
     }
     closedir(dh);
+    if (!rc && ndamaged > NOTE_MAX)
+        mpp_args_eprintf("mppnet: warning: %zu more damaged records in %s were removed; their "
+                         "runs are run again\n",
+                         ndamaged - NOTE_MAX, st->sub);
     if (!rc && nchanged) {
         qsort(changed, nchanged, sizeof *changed, cmp_size);
         mpp_sb list;
