@@ -56,20 +56,49 @@ static int fly_parse_short(const char *args, mpp_sb *out, mpp_err *err)
     return 0;
 }
 
+/* k^n terminals of cfg, or 0 with err filled. */
+static uint64_t fly_terminals(const fly_cfg *cfg, mpp_err *err)
+{
+    uint32_t k = cfg->k, n = cfg->n;
+    if (k < 2 || 3 * k > 64) {
+        mpp_err_set(err, MPP_EINVAL, "butterfly: k is %u; give 2 to 21", k);
+        return 0;
+    }
+    uint64_t N = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        N *= k;
+        if (N > FLY_MAX_NODES) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "butterfly: k^n = %u^%u is above the limit of %u terminals", k, n,
+                        FLY_MAX_NODES);
+            return 0;
+        }
+    }
+    return N;
+}
+
+/* n stages of k^(n-1) routers: 2k ports each, 3k on the first and the
+ * last stage (the loop); k^n terminals, each link split. */
+static int fly_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const fly_cfg *cfg = cfgp;
+    uint64_t N = fly_terminals(cfg, err);
+    if (!N)
+        return err->code;
+    uint64_t k = cfg->k, n = cfg->n, rows = N / k;
+    out->nodes = out->links = out->split_links = N;
+    out->routers = rows * n;
+    out->ports = n == 1 ? rows * 3 * k : rows * (2 * k * (n - 2) + 6 * k);
+    return 0;
+}
+
 static int fly_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 {
     const fly_cfg *cfg = cfgp;
     uint32_t k = cfg->k, n = cfg->n;
-    if (k < 2 || 3 * k > 64)
-        return mpp_err_set(err, MPP_EINVAL, "butterfly: k is %u; give 2 to 21", k);
-    uint64_t N = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        N *= k;
-        if (N > FLY_MAX_NODES)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "butterfly: k^n = %u^%u is above the limit of %u terminals", k, n,
-                               FLY_MAX_NODES);
-    }
+    uint64_t N = fly_terminals(cfg, err);
+    if (!N)
+        return err->code;
     uint32_t rows = (uint32_t)(N / k), R = rows * n;
     uint32_t *radix = malloc((size_t)R * sizeof *radix);
     if (!radix)
@@ -133,6 +162,7 @@ const mpp_topo_ops mpp_topo_butterfly = {
     .schema = {fly_params, MPP_COUNTOF(fly_params), sizeof(fly_cfg)},
     .parse_short = fly_parse_short,
     .setup = fly_setup,
+    .size = fly_size,
     .distance = fly_distance,
     .port_name = fly_port_name,
 };

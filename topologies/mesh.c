@@ -34,6 +34,18 @@ static int mesh_parse_short(const char *args, mpp_sb *out, mpp_err *err)
     return 0;
 }
 
+/* R x C routers of 5 ports, a node and a coordinate word each. */
+static int mesh_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const mesh_cfg *cfg = cfgp;
+    if (cfg->rows < 1 || cfg->cols < 1)
+        return mpp_err_set(err, MPP_EINVAL, "mesh needs at least 1 row and 1 column");
+    out->nodes = out->routers = out->links = (uint64_t)cfg->rows * cfg->cols;
+    out->ports = 5 * out->nodes;
+    out->priv_bytes = 4 * out->nodes;
+    return 0;
+}
+
 static int mesh_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 {
     const mesh_cfg *cfg = cfgp;
@@ -95,6 +107,7 @@ const mpp_topo_ops mpp_topo_mesh = {
     .schema = {mesh_params, MPP_COUNTOF(mesh_params), sizeof(mesh_cfg)},
     .parse_short = mesh_parse_short,
     .setup = mesh_setup,
+    .size = mesh_size,
     .distance = mesh_distance,
     .port_name = mesh_port_name,
     .destroy = mesh_destroy,
