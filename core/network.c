@@ -164,13 +164,13 @@ uint64_t mpp_net_bytes(uint64_t routers, uint64_t endpoints, uint64_t links, uin
                        uint32_t B, uint32_t message_classes)
 {
     uint64_t slot = SLOT_FIRST * (sizeof(mpp_flit_ev) + 8);
-    return endpoints * port_stride(V, B)                 /* the records (arena) */
+    uint64_t arena = endpoints * port_stride(V, B);
+    return arena + (arena >= HUGE_MIN ? HUGE_ALIGN : 64)  /* the records, aligned */
            + routers * (sizeof(mpp_router) + sizeof(mpp_rng) + 4 + 1) /* rt, rrng, active,
                                                                         amask */
            + links * (sizeof(mpp_link) + 4 * (uint64_t)message_classes) /* links, credits */
            + POOL_FIRST * sizeof(mpp_packet)             /* the first packet pool */
-           + 64 * ((routers >> 6) + 2) * (sizeof(mpp_slot) + slot) /* the wheel's slots */
-           + HUGE_ALIGN;                                 /* the arena's alignment */
+           + 64 * ((routers >> 6) + 2) * (sizeof(mpp_slot) + slot); /* the wheel's slots */
 }
 
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,

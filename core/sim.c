@@ -460,7 +460,9 @@ int mpp_sim_size_of(const mpp_sim_config *cfg, mpp_sim_size *out, mpp_err *err)
      * channel list, the traffic matrix; the node processors */
     out->node_bytes = NQ * MC * sizeof(mpp_srcq) + N * (3 * sizeof(mpp_rng) + 16) + NE * 4 +
                       (cfg->run.record_matrix ? N * N * sizeof(uint64_t) : 0) +
-                      (nodes ? mpp_nodes_bytes(N, MC) : 0) + sizeof(mpp_sim);
+                      (nodes ? mpp_nodes_bytes(N, MC) : 0) + sizeof(mpp_sim) +
+                      ((uint64_t)1 << 20); /* the statistics' first tables and the
+                                              allocator's own (measured: under 1 MiB) */
     out->workload_bytes = wl && wl->bytes ? wl->bytes(cfg->workload.cfg.b, N) : 0;
     out->bytes = out->topo_bytes + out->net_bytes + out->node_bytes + out->workload_bytes;
     if (out->bytes > out->limit) {
