@@ -219,7 +219,7 @@ double mpp_wolff_work(uint32_t N, uint32_t therm, uint32_t sweeps);
 double mpp_lee_work(uint32_t N, double fraction, uint32_t instances, uint32_t pairs);
 /* Cell or site visits a second on the machine of docs/apps.md ("Sizes"),
  * to say how long a refused run would take. */
-#define MPP_APP_VISITS_PER_S 4e7
+#define MPP_APP_VISITS_PER_S 1.2e8
 
 /* ------------------------------------------------------------------------
  * Column stripes: columns cut into stripes of w columns (the last may be

@@ -140,13 +140,12 @@ static void test_refusals(void)
 {
     mpp_sim_config c;
     mpp_config_defaults(&c);
-    test_set(&c, "network.topology", "butterfly");
-    test_set(&c, "network.butterfly.k", "2");
-    test_set(&c, "network.butterfly.n", "24");
+    test_set(&c, "network.topology", "kary-ncube");
+    test_set(&c, "network.kary-ncube.k", "[256, 256, 128]");
     mpp_sim_size sz;
     mpp_err err;
     CHECK(mpp_sim_size_of(&c, &sz, &err) == MPP_EINVAL);
-    CHECKF(strstr(err.msg, "855638016 channel endpoints") && strstr(err.msg, "2^26"), "%s",
+    CHECKF(strstr(err.msg, "67108864 channel endpoints") && strstr(err.msg, "2^26"), "%s",
            err.msg);
     CHECK(mpp_sim_validate(&c, &err) == MPP_EINVAL);
 

@@ -31,7 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLY_MAX_NODES (1u << 24)
+/* At most 2^20 terminals: the 2-ary 20-fly has 45 088 768 channel
+ * endpoints (below MPP_TOPO_MAX_ENDPOINTS) and takes 12.9 GiB with the
+ * default VCs and buffers (docs/config.md, "Sizes"); the 2-ary 21-fly
+ * would pass the endpoint limit. */
+#define FLY_MAX_NODES (1u << 20)
 
 typedef struct fly_cfg {
     uint32_t k, n;
@@ -40,7 +44,8 @@ typedef struct fly_cfg {
 static const mpp_param fly_params[] = {
     {"k", MPP_PT_U32, offsetof(fly_cfg, k), "2", 2, 21, NULL,
      "router radix: k inputs and k outputs (k^n terminals)"},
-    {"n", MPP_PT_U32, offsetof(fly_cfg, n), "6", 1, 24, NULL, "stages"},
+    {"n", MPP_PT_U32, offsetof(fly_cfg, n), "6", 1, 20, NULL,
+     "stages (k^n at most 2^20 terminals)"},
 };
 
 /* "4x3": k = 4, n = 3 (a 4-ary 3-fly). */
@@ -69,8 +74,9 @@ static uint64_t fly_terminals(const fly_cfg *cfg, mpp_err *err)
         N *= k;
         if (N > FLY_MAX_NODES) {
             mpp_err_set(err, MPP_EINVAL,
-                        "butterfly: k^n = %u^%u is above the limit of %u terminals", k, n,
-                        FLY_MAX_NODES);
+                        "butterfly: k^n = %u^%u is above the limit of %u terminals (2^20; "
+                        "docs/config.md, \"Sizes\")",
+                        k, n, FLY_MAX_NODES);
             return 0;
         }
     }

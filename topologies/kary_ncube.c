@@ -27,8 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* At most 2^24 nodes (the 2D mesh's 4096 x 4096). */
-#define KARY_MAX_NODES (1u << 24)
+/* At most 2^23 nodes (the 2D mesh's 4096 x 2048: 14.3 GiB with the
+ * default VCs and buffers, docs/config.md "Sizes"); more dimensions reach
+ * the endpoint limit (MPP_TOPO_MAX_ENDPOINTS) first. */
+#define KARY_MAX_NODES (1u << 23)
 
 typedef struct kary_cfg {
     mpp_u32list k;

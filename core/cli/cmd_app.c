@@ -65,7 +65,7 @@ static const char help_wolff[] =
     "  --seed X          the seed of the bonds and start sites (default 1)\n"
     "  --machine M       the preset whose node prices the work (default cm5)\n"
     "  --max-work W      refuse a run estimated above W site visits (default\n"
-    "                    3e12, about a day: docs/apps.md, \"Sizes\")\n"
+    "                    1e12, about 2.3 hours: docs/apps.md, \"Sizes\")\n"
     "  --json            print one JSON object instead\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -92,7 +92,7 @@ static const char help_lee[] =
     "  --seed X          the seed of the instances (default 1)\n"
     "  --machine M       the preset whose node prices the work (default cm5)\n"
     "  --max-work W      refuse a run estimated above W site visits (default\n"
-    "                    3e12, about a day: docs/apps.md, \"Sizes\")\n"
+    "                    1e12, about 2.3 hours: docs/apps.md, \"Sizes\")\n"
     "  --json            print one JSON object instead\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -111,8 +111,9 @@ typedef struct app_args {
 enum { OPT_N = 1000, OPT_BETA, OPT_THERM, OPT_SWEEPS, OPT_FRACTION, OPT_INSTANCES, OPT_PAIRS,
        OPT_SEED, OPT_MACHINE, OPT_JSON, OPT_MAX_WORK };
 
-/* --max-work's default: about a day at MPP_APP_VISITS_PER_S. */
-#define APP_MAX_WORK 3e12
+/* --max-work's default: about 2.3 hours of one core at
+ * MPP_APP_VISITS_PER_S (docs/apps.md, "Sizes"). */
+#define APP_MAX_WORK 1e12
 
 static const struct option wolff_options[] = {
     {"N", required_argument, NULL, OPT_N},
