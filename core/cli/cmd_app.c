@@ -238,7 +238,7 @@ static int size_check(const app_args *a, mpp_err *err)
     if (work > a->max_work)
         return mpp_err_set(err, MPP_EINVAL,
                            "%s: N = %u needs about %.3g %s visits (%s of memory), about %.1f hours "
-                           "at %.0e a second, above --max-work %.3g; give --max-work %.2g to "
+                           "at %.2g a second, above --max-work %.3g; give --max-work %.2g to "
                            "run it (docs/apps.md, \"Sizes\")",
                            a->cmd, N, work, a->lee ? "cell" : "site",
                            mpp_sysmem_str(bytes, b1, sizeof b1),
