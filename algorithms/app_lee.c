@@ -29,6 +29,19 @@ int mpp_stripes_check(uint32_t N, uint32_t w, uint32_t P, mpp_err *err)
     return 0;
 }
 
+uint64_t mpp_lee_bytes(uint32_t N)
+{
+    uint64_t n = (uint64_t)N * N, w2 = (uint64_t)(N + 2) * (N + 2);
+    /* blocked, label, queue; the padded blocked and label; the path */
+    return n * (1 + 4 + 4) + w2 * (1 + 4) + n * 4;
+}
+
+double mpp_lee_work(uint32_t N, double fraction, uint32_t instances, uint32_t pairs)
+{
+    double n = N;
+    return (double)instances * (0.75 * fraction * n * n * n + (double)pairs * n * n);
+}
+
 void mpp_lee_free(mpp_lee *g)
 {
     free(g->blocked);

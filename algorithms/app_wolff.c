@@ -45,6 +45,16 @@ int mpp_wolff_init(mpp_wolff *w, uint32_t N, double beta, uint64_t seed, mpp_err
     return 0;
 }
 
+uint64_t mpp_wolff_bytes(uint32_t N)
+{
+    return (uint64_t)N * N * (1 + 1 + 4); /* spin, in, list */
+}
+
+double mpp_wolff_work(uint32_t N, uint32_t therm, uint32_t sweeps)
+{
+    return ((double)therm + sweeps) * (double)N * N;
+}
+
 void mpp_wolff_free(mpp_wolff *w)
 {
     free(w->spin);

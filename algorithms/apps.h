@@ -201,6 +201,27 @@ int mpp_lee_sequential(uint32_t N, double fraction, uint64_t seed, uint32_t inst
 int mpp_lee_sequential_add(mpp_lee *g, mpp_app_seq *out, mpp_err *err);
 
 /* ------------------------------------------------------------------------
+ * Sizes before runs (docs/apps.md, "Sizes"): what a run takes, from its
+ * parameters alone, so that a command can refuse it before allocating. */
+/* Bytes of one Wolff lattice of side N (spins, cluster marks, the site
+ * list: 6 bytes a site). */
+uint64_t mpp_wolff_bytes(uint32_t N);
+/* Bytes of one Lee instance of side N while it is generated (the grid,
+ * labels and queue, and the padded copy, its labels and the path buffer
+ * of the nets: about 18 bytes a cell). */
+uint64_t mpp_lee_bytes(uint32_t N);
+/* The work of a sequential Wolff run in site visits: every sweep, taken
+ * as a cluster of the whole lattice (an upper bound: N^2 a sweep). */
+double mpp_wolff_work(uint32_t N, uint32_t therm, uint32_t sweeps);
+/* The work of a sequential Lee run in cell visits: per instance, the nets
+ * that pre-block it (about 1.5 f N nets of a wavefront over half the grid:
+ * 0.75 f N^3) and its R expansions (N^2 each). */
+double mpp_lee_work(uint32_t N, double fraction, uint32_t instances, uint32_t pairs);
+/* Cell or site visits a second on the machine of docs/apps.md ("Sizes"),
+ * to say how long a refused run would take. */
+#define MPP_APP_VISITS_PER_S 1.2e8
+
+/* ------------------------------------------------------------------------
  * Column stripes: columns cut into stripes of w columns (the last may be
  * narrower), stripe k on processor k mod P. Legal when 1 <= w <= N and
  * there are at least P stripes (ceil(N / w) >= P); else MPP_EINVAL saying

@@ -1104,6 +1104,17 @@ static int app_setup(mpp_sim *s, const void *cfgp, void **priv, mpp_err *err)
     return rc;
 }
 
+/* The lattice or grid of the parallel run and of the sequential reference
+ * (Wolff: two lattices; Lee: one instance at a time), and the processors'
+ * wavefront lists (at most a site each). */
+static uint64_t app_bytes(const void *cfgp, uint64_t nodes)
+{
+    const app_cfg *c = cfgp;
+    uint64_t cells = (uint64_t)c->N * c->N;
+    uint64_t grid = c->app == APP_LEE ? mpp_lee_bytes(c->N) : 2 * mpp_wolff_bytes(c->N);
+    return grid + 4 * cells + nodes * 256;
+}
+
 static void app_finish(void *priv, const mpp_sim *s, mpp_sim_result *r)
 {
     (void)s;
@@ -1164,6 +1175,7 @@ const mpp_workload_ops mpp_workload_app = {
     .setup = app_setup,
     .finish = app_finish,
     .destroy = app_destroy,
+    .bytes = app_bytes,
     .columns = app_columns,
     .ncolumns = MPP_COUNTOF(app_columns),
     .summary = app_summary,

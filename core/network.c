@@ -59,12 +59,14 @@
 
 #include "core/network.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "core/base/strbuf.h"
+#include "core/base/sysmem.h"
 
 /* On a large network (records of more than PF_BYTES) each record is a
  * cache miss: deliveries fetch the records of the event PF_AHEAD places
@@ -147,6 +149,29 @@ static uint32_t pow2_above(uint32_t x)
 
 #define POOL_FIRST 256u   /* packet slots allocated at start; doubled when used up */
 #define SLOT_FIRST 16u    /* events a wheel slot holds when first used; doubled when full */
+
+/* Bytes of one endpoint record with V VCs of B flits (mpp_net_init's
+ * layout: the header line, V output VCs, V input VCs with their buffers,
+ * rounded to whole lines). */
+static uint64_t port_stride(uint32_t V, uint32_t B)
+{
+    uint64_t ivc_off = (sizeof(mpp_port) + (uint64_t)V * sizeof(mpp_ovc) + 15) & ~(uint64_t)15;
+    uint64_t vcb = (sizeof(mpp_ivc) + (uint64_t)B * sizeof(uint32_t) + 15) & ~(uint64_t)15;
+    return (ivc_off + (uint64_t)V * vcb + 63) & ~(uint64_t)63;
+}
+
+uint64_t mpp_net_bytes(uint64_t routers, uint64_t endpoints, uint64_t links, uint32_t V,
+                       uint32_t B, uint32_t message_classes)
+{
+    uint64_t slot = SLOT_FIRST * (sizeof(mpp_flit_ev) + 8);
+    uint64_t arena = endpoints * port_stride(V, B);
+    return arena + (arena >= HUGE_MIN ? HUGE_ALIGN : 64)  /* the records, aligned */
+           + routers * (sizeof(mpp_router) + sizeof(mpp_rng) + 4 + 1) /* rt, rrng, active,
+                                                                        amask */
+           + links * (sizeof(mpp_link) + 4 * (uint64_t)message_classes) /* links, credits */
+           + POOL_FIRST * sizeof(mpp_packet)             /* the first packet pool */
+           + 64 * ((routers >> 6) + 2) * (sizeof(mpp_slot) + slot); /* the wheel's slots */
+}
 
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err)
@@ -245,10 +270,19 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->ivc_off = (n->ovc_off + V * (uint32_t)sizeof(mpp_ovc) + 15) & ~15u;
     n->vcb = ((uint32_t)sizeof(mpp_ivc) + B * (uint32_t)sizeof(uint32_t) + 15) & ~15u;
     n->stride = ((size_t)n->ivc_off + (size_t)V * n->vcb + 63) & ~(size_t)63;
-    if ((double)n->stride * NE > 64e9)
+    assert(n->stride == port_stride(V, B));
+    uint64_t bytes = mpp_net_bytes(R, NE, n->L, V, B, n->message_classes);
+    uint64_t limit = mpp_sysmem_limit();
+    if (bytes > limit) {
+        char b1[32], b2[32], b3[32];
         return mpp_err_set(err, MPP_EINVAL,
-                           "network: %u endpoints of %zu bytes is above the limit of 64 GB",
-                           NE, n->stride);
+                           "network: %u routers and %u channel endpoints of %s each (%u VCs of "
+                           "%u flits) need about %s, above this machine's memory of %s "
+                           "(docs/performance.md, \"Memory\")",
+                           R, NE, mpp_sysmem_str(n->stride, b1, sizeof b1), V, B,
+                           mpp_sysmem_str(bytes, b2, sizeof b2),
+                           mpp_sysmem_str(limit, b3, sizeof b3));
+    }
     if (check_only)
         return 0; /* mpp_sim_validate: the checks, no arrays */
     /* records beyond what the per-core cache holds: fetch ahead (PF_AHEAD) */

@@ -288,10 +288,22 @@ static inline bool mpp_net_ovc_busy(const mpp_net *n, uint32_t o, uint32_t v)
  * packet is refused (MPP_EINVAL naming the recv_fifo_packets needed).
  * Checks VC classes against the routing's needs. With check_only, the
  * checks and the scalar fields only (no array is allocated: the network
- * can only be freed). Returns 0 or an error. */
+ * can only be freed). Refuses (MPP_EINVAL, with the sizes) a network
+ * whose mpp_net_bytes is above mpp_sysmem_limit, before allocating.
+ * Returns 0 or an error. */
 int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64_t seed,
                  uint32_t fifo_packets, uint32_t packet_flits, bool check_only, mpp_err *err);
 void mpp_net_free(mpp_net *n);
+
+/* The bytes mpp_net_init allocates for a network of `routers` routers,
+ * `endpoints` channel endpoints (router ports + node links) and `links`
+ * node links, with V VCs of B flits on every endpoint: the endpoint
+ * records (the bulk: docs/performance.md, "Memory"), the routers' lines
+ * and streams, the links, the first packet pool and the timing wheel's
+ * first slots. What traffic adds later (more packets in flight, grown
+ * slots) is not in it. Pure arithmetic. */
+uint64_t mpp_net_bytes(uint64_t routers, uint64_t endpoints, uint64_t links, uint32_t V,
+                       uint32_t B, uint32_t message_classes);
 
 /* One-port ejection on a topology whose nodes have several links: a
  * packet is allocated a VC of a node's ejection (sink) output only when no

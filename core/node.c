@@ -333,6 +333,15 @@ static void wake(mpp_nodes *ns, uint32_t n, uint64_t at)
 
 /* --- create / destroy -------------------------------------------------------- */
 
+uint64_t mpp_nodes_bytes(uint64_t N, uint32_t interfaces)
+{
+    mpp_nodes *ns = NULL; /* (sizeof of its members only) */
+    return sizeof(mpp_nodes) + N * (sizeof(node) + (uint64_t)(interfaces ? interfaces : 1) *
+                                                        sizeof *ns->rx +
+                                    sizeof *ns->heap.e) +
+           16 * sizeof *ns->heap.e;
+}
+
 mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, uint32_t N,
                             mpp_net *net, mpp_srcq *q, mpp_nodes_push_fn push, void *ud,
                             const mpp_op *const *prog, const uint32_t *len, mpp_err *err)

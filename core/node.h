@@ -59,6 +59,11 @@ mpp_nodes *mpp_nodes_create(const mpp_node_config *c, const mpp_nodes_env *env, 
                             mpp_net *net, mpp_srcq *q, mpp_nodes_push_fn push, void *ud,
                             const mpp_op *const *prog, const uint32_t *len, mpp_err *err);
 
+/* The bytes mpp_nodes_create takes for N nodes of `interfaces` receive
+ * FIFOs each, before their programs (the node records, the FIFOs' rings,
+ * the wake-up heap). Pure arithmetic (sizing before building). */
+uint64_t mpp_nodes_bytes(uint64_t N, uint32_t interfaces);
+
 /* The applications' callbacks (handler, MPP_OP_APP start) and their data. */
 void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start start,
                             void *ud);

@@ -67,6 +67,7 @@
 #include "core/base/file.h"
 #include "core/base/heap.h"
 #include "core/base/strbuf.h"
+#include "core/base/sysmem.h"
 #include "core/network.h"
 #include "core/node.h"
 #include "core/stats.h"
@@ -444,6 +445,63 @@ void mpp_sim_on_packet(mpp_sim *s, mpp_packet_fn fn, void *ud)
 
 /* --- create / destroy ------------------------------------------------------ */
 
+int mpp_sim_size_of(const mpp_sim_config *cfg, mpp_sim_size *out, mpp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->limit = mpp_sysmem_limit();
+    const mpp_net_config *nc = &cfg->net;
+    const mpp_workload_ops *wl = cfg->workload.ops;
+    if (!nc->topo || !nc->routing)
+        return mpp_err_set(err, MPP_EINVAL, "configuration names no topology or router");
+    mpp_topo_size ts;
+    bool all_port = cfg->node.ports == MPP_PORTS_ALL;
+    int rc = mpp_topo_size_of(nc->topo, nc->topo_cfg.b, all_port, &ts, err);
+    if (rc)
+        return rc;
+    bool nodes = wl && (wl->flags & MPP_WL_NODES);
+    uint32_t MC = nodes ? (cfg->node.interfaces ? cfg->node.interfaces : 1)
+                        : (nc->message_classes ? nc->message_classes : 1);
+    /* the VCs: vcs, or vcs_per_class x the message classes x at least one
+     * route class (mpp_net_init checks again with the routing's classes) */
+    uint64_t V = nc->vcs_per_class ? (uint64_t)nc->vcs_per_class * MC : nc->vcs;
+    if (V > 64)
+        V = 64;
+    uint64_t N = ts.nodes, NE = ts.ports + ts.links, NQ = all_port ? ts.links : N;
+    out->nodes = N;
+    out->routers = ts.routers;
+    out->endpoints = NE;
+    /* the topology once built; node.ports: all builds a second one from
+     * the first, both live for a moment */
+    out->topo_bytes = mpp_topo_bytes(&ts) * (all_port ? 2 : 1);
+    out->net_bytes = mpp_net_bytes(ts.routers, NE, ts.links, (uint32_t)V,
+                                   nc->buffer_flits ? nc->buffer_flits : 1, MC);
+    /* create(): source queues, the nodes' streams and counters, the
+     * channel list, the traffic matrix; the node processors */
+    out->node_bytes = NQ * MC * sizeof(mpp_srcq) + N * (3 * sizeof(mpp_rng) + 16) + NE * 4 +
+                      (cfg->run.record_matrix ? N * N * sizeof(uint64_t) : 0) +
+                      (nodes ? mpp_nodes_bytes(N, MC) : 0) + sizeof(mpp_sim) +
+                      ((uint64_t)1 << 20); /* the statistics' first tables and the
+                                              allocator's own (measured: under 1 MiB) */
+    out->workload_bytes = wl && wl->bytes ? wl->bytes(cfg->workload.cfg.b, N) : 0;
+    out->bytes = out->topo_bytes + out->net_bytes + out->node_bytes + out->workload_bytes;
+    if (out->bytes > out->limit) {
+        char b1[32], b2[32];
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: %llu nodes, %llu routers and %llu channel endpoints need about "
+                           "%s%s, above this machine's memory of %s (docs/performance.md, "
+                           "\"Memory\")",
+                           nc->topo->name, (unsigned long long)N,
+                           (unsigned long long)ts.routers, (unsigned long long)NE,
+                           mpp_sysmem_str(out->bytes, b1, sizeof b1),
+                           cfg->run.record_matrix && N * N * 8 > out->bytes / 2
+                               ? " (most of it the traffic matrix: N x N counters)"
+                           : out->workload_bytes > out->bytes / 2 ? " (most of it the workload's)"
+                                                                   : "",
+                           mpp_sysmem_str(out->limit, b2, sizeof b2));
+    }
+    return 0;
+}
+
 /* mpp_sim_create, or with check_only mpp_sim_validate's simulation: every
  * check and the workload's setup, but no network arrays (it cannot run). */
 static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
@@ -466,10 +524,9 @@ static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
     mpp_hist_init(&s->lat_total);
     mpp_hist_init(&s->lat_net);
     const mpp_sim_config *c = &s->cfg;
-    if (!c->net.topo || !c->net.routing) {
-        mpp_err_set(err, MPP_EINVAL, "configuration names no topology or router");
+    mpp_sim_size size; /* sized before built: nothing large is taken above the limits */
+    if (mpp_sim_size_of(c, &size, err))
         goto fail;
-    }
     if (mpp_topo_build(&s->topo, c->net.topo, c->net.topo_cfg.b, err))
         goto fail;
     s->N = s->topo.nodes;

@@ -59,6 +59,27 @@ mpp_sim *mpp_sim_create(const mpp_sim_config *cfg, mpp_err *err);
  * workers build them. Returns 0 or the error mpp_sim_create would give. */
 int mpp_sim_validate(const mpp_sim_config *cfg, mpp_err *err);
 
+/* What a run of a configuration will take in memory, from the
+ * configuration alone (nothing is built): the topology's counts
+ * (mpp_topo_ops.size, node.ports applied) and the estimated bytes of the
+ * topology, the network (mpp_net_bytes), the engine's per-node state, the
+ * node processors and the workload (mpp_workload_ops.bytes). The model
+ * and its measurements: docs/performance.md, "Memory". */
+typedef struct mpp_sim_size {
+    uint64_t nodes, routers, endpoints;
+    uint64_t topo_bytes, net_bytes, node_bytes, workload_bytes;
+    uint64_t bytes;      /* the sum: the estimate of the run's memory */
+    uint64_t limit;      /* mpp_sysmem_limit() when it was computed */
+} mpp_sim_size;
+
+/* Fill out for cfg. Refuses (MPP_EINVAL, the message naming the sizes
+ * and the limit) a topology the schema accepts but the engine cannot
+ * build (MPP_TOPO_MAX_ENDPOINTS) and a run whose estimate is above the
+ * machine's memory (mpp_sysmem_limit); out is filled as far as known
+ * either way. mpp_sim_create and mpp_sim_validate call it before they
+ * build anything. */
+int mpp_sim_size_of(const mpp_sim_config *cfg, mpp_sim_size *out, mpp_err *err);
+
 /* Run to the end (see above). Returns 0; MPP_EDEADLOCK when the watchdog
  * fired (mpp_sim_report holds what is blocked); MPP_ENOMEM when a source
  * queue could not grow. progress may be NULL. Call once. */

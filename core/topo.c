@@ -95,6 +95,42 @@ int mpp_topo_attach_eject(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint3
     return 0;
 }
 
+int mpp_topo_size_of(const mpp_topo_ops *ops, const void *cfg, bool all_port,
+                     mpp_topo_size *out, mpp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = ops->size(cfg, out, err);
+    if (rc)
+        return rc;
+    if (all_port && out->links == out->nodes && out->ports > 2 * out->nodes) {
+        /* at most one link per router-router port: the ports that are
+         * not a node's (mpp_topo_all_port) */
+        uint64_t rr = out->ports - out->nodes;
+        out->ports += rr - out->nodes;
+        out->links = rr;
+    }
+    uint64_t ne = out->ports + out->links;
+    if (ne >= MPP_TOPO_MAX_ENDPOINTS)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: %llu nodes, %llu routers and %llu channel endpoints (router "
+                           "ports + node links%s) are above the limit of 2^26 - 1 = %u "
+                           "endpoints (docs/config.md, \"Sizes\")",
+                           ops->name, (unsigned long long)out->nodes,
+                           (unsigned long long)out->routers, (unsigned long long)ne,
+                           all_port ? ", node.ports: all" : "", MPP_TOPO_MAX_ENDPOINTS - 1);
+    return 0;
+}
+
+uint64_t mpp_topo_bytes(const mpp_topo_size *sz)
+{
+    /* per router: port_base, radix (setup's table) and all-port's two
+     * tables; per port: port_peer, port_router (pair_link with all-port);
+     * per link: link_port, link_node; per node: node_link_base,
+     * node_router, links per node; link_eject per split link */
+    return 16 * sz->routers + 12 * sz->ports + 8 * sz->links + 12 * sz->nodes +
+           4 * sz->split_links + sz->priv_bytes + 4096;
+}
+
 int mpp_topo_build(mpp_topo *t, const mpp_topo_ops *ops, const void *cfg, mpp_err *err)
 {
     memset(t, 0, sizeof *t);

@@ -111,6 +111,21 @@ typedef struct mpp_cube {
 
 typedef struct mpp_topo_ops mpp_topo_ops;
 
+/* The channel endpoints a network may have: router ports + node links
+ * below 2^26, for the network names VC v of endpoint e as e << 6 | v in
+ * 32 bits (core/network.h). mpp_topo_size_of refuses a topology above it
+ * before anything is built (docs/config.md, "Sizes"). */
+#define MPP_TOPO_MAX_ENDPOINTS (1u << 26)
+
+/* What a topology will be, from its configuration alone (ops->size): the
+ * counts of mpp_topo and the bytes of the plug-in's private data. 64-bit,
+ * so that no configuration the schema accepts can wrap them. */
+typedef struct mpp_topo_size {
+    uint64_t nodes, routers, ports, links;
+    uint64_t priv_bytes;    /* ops->setup's own arrays (a mesh's coordinates) */
+    uint64_t split_links;   /* links with a separate eject port (link_eject) */
+} mpp_topo_size;
+
 typedef struct mpp_topo {
     const mpp_topo_ops *ops;
     mpp_topo_kind kind;
@@ -155,6 +170,10 @@ struct mpp_topo_ops {
      * ("rows=8\ncols=8\n"), appended to out. NULL: no short form. */
     int (*parse_short)(const char *args, struct mpp_sb *out, mpp_err *err);
     int (*setup)(mpp_topo *t, const void *cfg, mpp_err *err);
+    /* The counts setup would build, computed from cfg by arithmetic: no
+     * allocation, no loop over nodes. Refuses what setup would refuse
+     * (same messages) with MPP_EINVAL. Required. */
+    int (*size)(const void *cfg, mpp_topo_size *out, mpp_err *err);
     /* Minimal number of inter-router links between nodes a and b. */
     uint32_t (*distance)(const mpp_topo *t, uint32_t a, uint32_t b);
     /* A short name of router r's local port p ("E", "dim3", "up1"). */
@@ -180,6 +199,18 @@ void mpp_topo_attach(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p
  * MPP_ENOMEM. */
 int mpp_topo_attach_eject(mpp_topo *t, uint32_t n, uint32_t k, uint32_t r, uint32_t p,
                           mpp_err *err);
+
+/* The size of topology ops with configuration cfg (ops->size), with
+ * node.ports: all applied when all_port (an upper bound: every
+ * router-router port gets a node link). Refuses, with the counts and the
+ * limit, a topology of MPP_TOPO_MAX_ENDPOINTS endpoints or more. Setup
+ * and `check`; allocates nothing. */
+int mpp_topo_size_of(const mpp_topo_ops *ops, const void *cfg, bool all_port,
+                     mpp_topo_size *out, mpp_err *err);
+
+/* The bytes the topology of size sz takes once built (mpp_topo_alloc's
+ * arrays, setup's temporary radix table and the plug-in's data). */
+uint64_t mpp_topo_bytes(const mpp_topo_size *sz);
 
 /* Build the topology ops->name with configuration cfg into t. On failure t
  * holds nothing. */

@@ -67,6 +67,11 @@ struct mpp_workload_ops {
      * cutting bytes into packets): the node section is then part of the
      * resolved configuration and its hash. NULL: only MPP_WL_NODES says. */
     bool (*uses_node)(const void *cfg);
+    /* The bytes its setup and run take beyond the engine's per-node state
+     * (a lattice, a grid), for configuration cfg on `nodes` nodes: pure
+     * arithmetic, called before anything is built (mpp_sim_size_of).
+     * NULL: nothing that large. */
+    uint64_t (*bytes)(const void *cfg, uint64_t nodes);
     const mpp_result_column *columns; /* its extra columns (at most MPP_RESULT_EXTRA) */
     uint32_t ncolumns;
     const mpp_summary_col *summary;   /* the summary table's columns */

@@ -31,7 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLY_MAX_NODES (1u << 24)
+/* At most 2^20 terminals: the 2-ary 20-fly has 45 088 768 channel
+ * endpoints (below MPP_TOPO_MAX_ENDPOINTS) and takes 12.9 GiB with the
+ * default VCs and buffers (docs/config.md, "Sizes"); the 2-ary 21-fly
+ * would pass the endpoint limit. */
+#define FLY_MAX_NODES (1u << 20)
 
 typedef struct fly_cfg {
     uint32_t k, n;
@@ -40,7 +44,8 @@ typedef struct fly_cfg {
 static const mpp_param fly_params[] = {
     {"k", MPP_PT_U32, offsetof(fly_cfg, k), "2", 2, 21, NULL,
      "router radix: k inputs and k outputs (k^n terminals)"},
-    {"n", MPP_PT_U32, offsetof(fly_cfg, n), "6", 1, 24, NULL, "stages"},
+    {"n", MPP_PT_U32, offsetof(fly_cfg, n), "6", 1, 20, NULL,
+     "stages (k^n at most 2^20 terminals)"},
 };
 
 /* "4x3": k = 4, n = 3 (a 4-ary 3-fly). */
@@ -56,20 +61,50 @@ static int fly_parse_short(const char *args, mpp_sb *out, mpp_err *err)
     return 0;
 }
 
+/* k^n terminals of cfg, or 0 with err filled. */
+static uint64_t fly_terminals(const fly_cfg *cfg, mpp_err *err)
+{
+    uint32_t k = cfg->k, n = cfg->n;
+    if (k < 2 || 3 * k > 64) {
+        mpp_err_set(err, MPP_EINVAL, "butterfly: k is %u; give 2 to 21", k);
+        return 0;
+    }
+    uint64_t N = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        N *= k;
+        if (N > FLY_MAX_NODES) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "butterfly: k^n = %u^%u is above the limit of %u terminals (2^20; "
+                        "docs/config.md, \"Sizes\")",
+                        k, n, FLY_MAX_NODES);
+            return 0;
+        }
+    }
+    return N;
+}
+
+/* n stages of k^(n-1) routers: 2k ports each, 3k on the first and the
+ * last stage (the loop); k^n terminals, each link split. */
+static int fly_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const fly_cfg *cfg = cfgp;
+    uint64_t N = fly_terminals(cfg, err);
+    if (!N)
+        return err->code;
+    uint64_t k = cfg->k, n = cfg->n, rows = N / k;
+    out->nodes = out->links = out->split_links = N;
+    out->routers = rows * n;
+    out->ports = n == 1 ? rows * 3 * k : rows * (2 * k * (n - 2) + 6 * k);
+    return 0;
+}
+
 static int fly_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 {
     const fly_cfg *cfg = cfgp;
     uint32_t k = cfg->k, n = cfg->n;
-    if (k < 2 || 3 * k > 64)
-        return mpp_err_set(err, MPP_EINVAL, "butterfly: k is %u; give 2 to 21", k);
-    uint64_t N = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        N *= k;
-        if (N > FLY_MAX_NODES)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "butterfly: k^n = %u^%u is above the limit of %u terminals", k, n,
-                               FLY_MAX_NODES);
-    }
+    uint64_t N = fly_terminals(cfg, err);
+    if (!N)
+        return err->code;
     uint32_t rows = (uint32_t)(N / k), R = rows * n;
     uint32_t *radix = malloc((size_t)R * sizeof *radix);
     if (!radix)
@@ -133,6 +168,7 @@ const mpp_topo_ops mpp_topo_butterfly = {
     .schema = {fly_params, MPP_COUNTOF(fly_params), sizeof(fly_cfg)},
     .parse_short = fly_parse_short,
     .setup = fly_setup,
+    .size = fly_size,
     .distance = fly_distance,
     .port_name = fly_port_name,
 };

@@ -212,6 +212,23 @@ static int ft_shape(const ft_cfg *cfg, ft_level *lv, uint32_t *m_out, uint32_t *
     return (int)L;
 }
 
+/* The levels' routers and ports (ft_shape); node_links links a node. */
+static int ft_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const ft_cfg *cfg = cfgp;
+    ft_level lv[FT_MAX_LEVELS];
+    uint32_t m = 0, h = 0, R = 0;
+    int L = ft_shape(cfg, lv, &m, &h, &R, err);
+    if (L < 0)
+        return L;
+    out->nodes = cfg->nodes;
+    out->links = (uint64_t)cfg->nodes * cfg->node_links;
+    out->routers = R;
+    for (int l = 0; l < L; l++)
+        out->ports += (uint64_t)lv[l].subtrees * lv[l].per_sub * (4 + lv[l].up);
+    return 0;
+}
+
 static int ft_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 {
     const ft_cfg *cfg = cfgp;
@@ -288,6 +305,7 @@ const mpp_topo_ops mpp_topo_cm5_fattree = {
     .schema = {ft_params, MPP_COUNTOF(ft_params), sizeof(ft_cfg)},
     .parse_short = ft_parse_short,
     .setup = ft_setup,
+    .size = ft_size,
     .distance = ft_distance,
     .port_name = ft_port_name,
 };

@@ -37,9 +37,10 @@ static int hcube_parse_short(const char *args, mpp_sb *out, mpp_err *err)
     return 0;
 }
 
-static int hcube_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
+/* The dimension cfg asks for (dim, or nodes = 2^dim), or a negative
+ * MPP_E* with err filled. */
+static int hcube_dim(const hcube_cfg *cfg, mpp_err *err)
 {
-    const hcube_cfg *cfg = cfgp;
     uint32_t n = cfg->dim;
     if (cfg->nodes) {
         if (cfg->nodes & (cfg->nodes - 1))
@@ -54,6 +55,26 @@ static int hcube_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
         n = 0;
     if (n < 1 || n > 20)
         return mpp_err_set(err, MPP_EINVAL, "hypercube dimension %u is outside 1..20 (2 to 2^20 nodes)", n);
+    return (int)n;
+}
+
+/* 2^n routers of n + 1 ports, one node each. */
+static int hcube_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    int n = hcube_dim(cfgp, err);
+    if (n < 0)
+        return n;
+    out->nodes = out->routers = out->links = 1ull << n;
+    out->ports = out->nodes * (uint64_t)(n + 1);
+    return 0;
+}
+
+static int hcube_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
+{
+    int dim = hcube_dim(cfgp, err);
+    if (dim < 0)
+        return dim;
+    uint32_t n = (uint32_t)dim;
     uint32_t N = 1u << n;
     uint32_t *radix = malloc(N * sizeof *radix);
     if (!radix)
@@ -96,6 +117,7 @@ const mpp_topo_ops mpp_topo_hypercube = {
     .schema = {hcube_params, MPP_COUNTOF(hcube_params), sizeof(hcube_cfg)},
     .parse_short = hcube_parse_short,
     .setup = hcube_setup,
+    .size = hcube_size,
     .distance = hcube_distance,
     .port_name = hcube_port_name,
 };

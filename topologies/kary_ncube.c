@@ -27,8 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* At most 2^24 nodes (the 2D mesh's 4096 x 4096). */
-#define KARY_MAX_NODES (1u << 24)
+/* At most 2^23 nodes (the 2D mesh's 4096 x 2048: 14.3 GiB with the
+ * default VCs and buffers, docs/config.md "Sizes"); more dimensions reach
+ * the endpoint limit (MPP_TOPO_MAX_ENDPOINTS) first. */
+#define KARY_MAX_NODES (1u << 23)
 
 typedef struct kary_cfg {
     mpp_u32list k;
@@ -79,37 +81,75 @@ static void kary_destroy(mpp_topo *t)
     t->priv = NULL;
 }
 
-static int kary_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
+/* Check cfg as setup does; its node count, and in *ports the ports of
+ * each router (its dimensions' ports and the node's). 0 with err filled. */
+static uint64_t kary_check(const kary_cfg *cfg, uint32_t *ports, mpp_err *err)
 {
-    const kary_cfg *cfg = cfgp;
     uint32_t n = cfg->k.n;
-    if (n < 1 || n > MPP_CUBE_MAXDIM)
-        return mpp_err_set(err, MPP_EINVAL, "kary-ncube: k lists %u dimensions; give 1 to %d", n,
-                           MPP_CUBE_MAXDIM);
-    if (cfg->torus.n != 1 && cfg->torus.n != n)
-        return mpp_err_set(err, MPP_EINVAL,
-                           "kary-ncube: torus lists %u values but k has %u dimensions: give one "
-                           "value for all, or one per dimension",
-                           cfg->torus.n, n);
+    if (n < 1 || n > MPP_CUBE_MAXDIM) {
+        mpp_err_set(err, MPP_EINVAL, "kary-ncube: k lists %u dimensions; give 1 to %d", n,
+                    MPP_CUBE_MAXDIM);
+        return 0;
+    }
+    if (cfg->torus.n != 1 && cfg->torus.n != n) {
+        mpp_err_set(err, MPP_EINVAL,
+                    "kary-ncube: torus lists %u values but k has %u dimensions: give one "
+                    "value for all, or one per dimension",
+                    cfg->torus.n, n);
+        return 0;
+    }
     uint64_t N = 1;
+    uint32_t np = 1;
     for (uint32_t d = 0; d < n; d++) {
         uint32_t k = cfg->k.v[d];
         bool wrap = cfg->torus.v[cfg->torus.n == 1 ? 0 : d] != 0;
-        if (k < 1)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "kary-ncube: k[%u] is 0; every dimension needs at least 1 node", d);
-        if (k == 1 && wrap)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "kary-ncube: k[%u] is 1 with wrap-around; a ring needs at least 2 "
-                               "nodes (set torus to false for that dimension)",
-                               d);
+        if (k < 1) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "kary-ncube: k[%u] is 0; every dimension needs at least 1 node", d);
+            return 0;
+        }
+        if (k == 1 && wrap) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "kary-ncube: k[%u] is 1 with wrap-around; a ring needs at least 2 "
+                        "nodes (set torus to false for that dimension)",
+                        d);
+            return 0;
+        }
         N *= k;
-        if (N > KARY_MAX_NODES)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "kary-ncube: the product of k is above the limit of %u nodes "
-                               "(it passes it at k[%u])",
-                               KARY_MAX_NODES, d);
+        np += k != 2 || wrap ? 2 : 1;
+        if (N > KARY_MAX_NODES) {
+            mpp_err_set(err, MPP_EINVAL,
+                        "kary-ncube: the product of k is above the limit of %u nodes "
+                        "(it passes it at k[%u])",
+                        KARY_MAX_NODES, d);
+            return 0;
+        }
     }
+    *ports = np;
+    return N;
+}
+
+/* One router a node, its ports (kary_check) and its coordinates. */
+static int kary_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const kary_cfg *cfg = cfgp;
+    uint32_t np = 0;
+    uint64_t N = kary_check(cfg, &np, err);
+    if (!N)
+        return err->code;
+    out->nodes = out->routers = out->links = N;
+    out->ports = N * np;
+    out->priv_bytes = N * cfg->k.n * sizeof(uint16_t) + sizeof(mpp_cube);
+    return 0;
+}
+
+static int kary_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
+{
+    const kary_cfg *cfg = cfgp;
+    uint32_t n = cfg->k.n, ports = 0;
+    uint64_t N = kary_check(cfg, &ports, err);
+    if (!N)
+        return err->code;
     mpp_cube *c = calloc(1, sizeof *c);
     uint32_t *radix = malloc(N * sizeof *radix);
     if (c)
@@ -203,6 +243,7 @@ const mpp_topo_ops mpp_topo_kary_ncube = {
     .schema = {kary_params, MPP_COUNTOF(kary_params), sizeof(kary_cfg)},
     .parse_short = kary_parse_short,
     .setup = kary_setup,
+    .size = kary_size,
     .distance = kary_distance,
     .port_name = kary_port_name,
     .destroy = kary_destroy,

@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* At most 2^23 nodes: 4096 x 2048, 14.3 GiB with the default VCs and
+ * buffers (docs/config.md, "Sizes"). */
+#define MESH_MAX_NODES (1u << 23)
+
 typedef struct mesh_cfg {
     uint32_t rows, cols;
 } mesh_cfg;
@@ -34,19 +38,38 @@ static int mesh_parse_short(const char *args, mpp_sb *out, mpp_err *err)
     return 0;
 }
 
+/* R x C routers of 5 ports, a node and a coordinate word each. */
+static int mesh_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
+{
+    const mesh_cfg *cfg = cfgp;
+    if (cfg->rows < 1 || cfg->cols < 1)
+        return mpp_err_set(err, MPP_EINVAL, "mesh needs at least 1 row and 1 column");
+    out->nodes = out->routers = out->links = (uint64_t)cfg->rows * cfg->cols;
+    if (out->nodes > MESH_MAX_NODES)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "mesh: %u x %u = %llu nodes is above the limit of %u (2^23, e.g. "
+                           "4096 x 2048; docs/config.md, \"Sizes\")",
+                           cfg->rows, cfg->cols, (unsigned long long)out->nodes, MESH_MAX_NODES);
+    out->ports = 5 * out->nodes;
+    out->priv_bytes = 4 * out->nodes;
+    return 0;
+}
+
 static int mesh_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
 {
     const mesh_cfg *cfg = cfgp;
     uint32_t R = cfg->rows, C = cfg->cols;
-    if (R < 1 || C < 1)
-        return mpp_err_set(err, MPP_EINVAL, "mesh needs at least 1 row and 1 column");
+    mpp_topo_size sz;
+    int rc = mesh_size(cfgp, &sz, err);
+    if (rc)
+        return rc;
     uint32_t n = R * C;
     uint32_t *radix = malloc(n * sizeof *radix);
     if (!radix)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < n; i++)
         radix[i] = 5;
-    int rc = mpp_topo_alloc(t, n, radix, n, NULL, err);
+    rc = mpp_topo_alloc(t, n, radix, n, NULL, err);
     free(radix);
     if (rc)
         return rc;
@@ -95,6 +118,7 @@ const mpp_topo_ops mpp_topo_mesh = {
     .schema = {mesh_params, MPP_COUNTOF(mesh_params), sizeof(mesh_cfg)},
     .parse_short = mesh_parse_short,
     .setup = mesh_setup,
+    .size = mesh_size,
     .distance = mesh_distance,
     .port_name = mesh_port_name,
     .destroy = mesh_destroy,

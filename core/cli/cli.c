@@ -51,6 +51,8 @@
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_schedule.h"
+#include "core/cli/cost.h"
+#include "core/base/sysmem.h"
 #include "core/config/experiment.h"
 #include "core/cli/output.h"
 #include "core/cli/plot.h"
@@ -136,7 +138,9 @@ static const char help_check[] =
     "\n"
     "Load an experiment, apply the overrides, expand the sweep and check the\n"
     "configuration of every run (as `mppnet run` would) without running it.\n"
-    "Prints \"EXP.yaml: ok, N runs\" and exits 0, or prints the error (with\n"
+    "Prints a line per run with its estimated memory and work (flit-router\n"
+    "crossings, and the CPU time they take: what `run --max-work` compares),\n"
+    "then \"EXP.yaml: ok, N runs\" and exits 0, or prints the error (with\n"
     "file:line:column) and exits 2.\n"
     "\n"
     "options:\n"
@@ -367,6 +371,49 @@ static int check_deadlock(const mpp_experiment *e, const char *path)
     return status; /* stdout: checked once for every command in mpp_cli_main */
 }
 
+/* A CPU time in words: "0.02 s", "3.1 min", "5.2 h", "2.3 days". */
+static const char *cpu_time_str(double s, char *buf, size_t len)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.2g s", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%.1f min", s / 60);
+    else if (s < 86400 * 2)
+        snprintf(buf, len, "%.1f h", s / 3600);
+    else
+        snprintf(buf, len, "%.1f days", s / 86400);
+    return buf;
+}
+
+/* check's line per run: the estimated memory (mpp_sim_size_of) and work
+ * (mpp_cost_run) of each run of the validated experiment e. 0, or 2 with
+ * a message when out of memory. */
+static int check_sizes(const mpp_experiment *e)
+{
+    mpp_cost_cache *cc = mpp_cost_new();
+    if (!cc) {
+        fprintf(stderr, "mppnet: check: out of memory\n");
+        return 2;
+    }
+    size_t n = mpp_experiment_runs(e);
+    for (size_t i = 0; i < n; i++) {
+        const mpp_sim_config *cfg = mpp_experiment_config(e, i);
+        mpp_sim_size sz;
+        mpp_err err;
+        mpp_err_clear(&err);
+        mpp_sim_size_of(cfg, &sz, &err); /* (validated: within the limits) */
+        double work = mpp_cost_run(cfg, cc);
+        char d[256], m[32], t[32];
+        mpp_run_describe(e, i, d, sizeof d);
+        printf("%s: memory %s (%" PRIu64 " nodes, %" PRIu64 " routers, %" PRIu64
+               " channel endpoints), work %.3g flit-hops (about %s of CPU)\n",
+               d, mpp_sysmem_str(sz.bytes, m, sizeof m), sz.nodes, sz.routers, sz.endpoints,
+               work, cpu_time_str(work / MPP_COST_PER_S, t, sizeof t));
+    }
+    mpp_cost_free(cc);
+    return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     mpp_args rest;
@@ -399,7 +446,7 @@ static int cmd_check(int argc, char **argv)
         status = check_deadlock(e, path); /* not validated: it checks what the setup refuses */
     else if (e && mpp_run_validate(e, path, &err))
         status = mpp_args_fail(&err);
-    else if (e) {
+    else if (e && (status = check_sizes(e)) == 0) {
         mpp_args_put_escaped(path);
         printf(": ok, %zu run%s\n", mpp_experiment_runs(e), mpp_experiment_runs(e) == 1 ? "" : "s");
     }

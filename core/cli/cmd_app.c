@@ -28,6 +28,7 @@
 #include "algorithms/apps.h"
 #include "core/base/err.h"
 #include "core/base/strbuf.h"
+#include "core/base/sysmem.h"
 #include "core/cli/args.h"
 #include "core/config/experiment.h"
 
@@ -63,6 +64,8 @@ static const char help_wolff[] =
     "  --sweeps S        measured sweeps, >= 1 (default 100)\n"
     "  --seed X          the seed of the bonds and start sites (default 1)\n"
     "  --machine M       the preset whose node prices the work (default cm5)\n"
+    "  --max-work W      refuse a run estimated above W site visits (default\n"
+    "                    1e12, about 2.3 hours: docs/apps.md, \"Sizes\")\n"
     "  --json            print one JSON object instead\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -88,6 +91,8 @@ static const char help_lee[] =
     "                    instance is a grid and its pair 0, as published)\n"
     "  --seed X          the seed of the instances (default 1)\n"
     "  --machine M       the preset whose node prices the work (default cm5)\n"
+    "  --max-work W      refuse a run estimated above W site visits (default\n"
+    "                    1e12, about 2.3 hours: docs/apps.md, \"Sizes\")\n"
     "  --json            print one JSON object instead\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -100,10 +105,15 @@ typedef struct app_args {
     double beta, fraction;
     const char *machine;
     bool json;
+    double max_work;         /* --max-work: site or cell visits */
 } app_args;
 
 enum { OPT_N = 1000, OPT_BETA, OPT_THERM, OPT_SWEEPS, OPT_FRACTION, OPT_INSTANCES, OPT_PAIRS,
-       OPT_SEED, OPT_MACHINE, OPT_JSON };
+       OPT_SEED, OPT_MACHINE, OPT_JSON, OPT_MAX_WORK };
+
+/* --max-work's default: about 2.3 hours of one core at
+ * MPP_APP_VISITS_PER_S (docs/apps.md, "Sizes"). */
+#define APP_MAX_WORK 1e12
 
 static const struct option wolff_options[] = {
     {"N", required_argument, NULL, OPT_N},
@@ -113,6 +123,7 @@ static const struct option wolff_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"machine", required_argument, NULL, OPT_MACHINE},
     {"json", no_argument, NULL, OPT_JSON},
+    {"max-work", required_argument, NULL, OPT_MAX_WORK},
     {NULL, 0, NULL, 0},
 };
 
@@ -124,6 +135,7 @@ static const struct option lee_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"machine", required_argument, NULL, OPT_MACHINE},
     {"json", no_argument, NULL, OPT_JSON},
+    {"max-work", required_argument, NULL, OPT_MAX_WORK},
     {NULL, 0, NULL, 0},
 };
 
@@ -165,6 +177,12 @@ static int app_opt(void *ud, int code, const char *arg)
     case OPT_JSON:
         a->json = true;
         return 0;
+    case OPT_MAX_WORK:
+        if (mpp_args_double(a->cmd, "--max-work", arg, &a->max_work))
+            return 2;
+        if (!(a->max_work > 0))
+            return mpp_args_usage(a->cmd, "--max-work must be a number > 0, not '%s'", arg);
+        return 0;
     }
     return 2;
 }
@@ -200,12 +218,41 @@ static void field_num(mpp_sb *sb, bool json, bool *first, const char *key, doubl
     *first = false;
 }
 
+/* Invariant 1 for the sizes: refuse, before the lattice is allocated, a
+ * run above the machine's memory or above --max-work, with the estimate
+ * (docs/apps.md, "Sizes"). 0 or MPP_EINVAL with err filled. */
+static int size_check(const app_args *a, mpp_err *err)
+{
+    uint32_t N = (uint32_t)a->N;
+    uint64_t bytes = a->lee ? mpp_lee_bytes(N) : mpp_wolff_bytes(N);
+    uint64_t limit = mpp_sysmem_limit();
+    char b1[32], b2[32];
+    if (bytes > limit)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: an N = %u %s needs about %s, above this machine's memory of %s",
+                           a->cmd, N, a->lee ? "grid" : "lattice",
+                           mpp_sysmem_str(bytes, b1, sizeof b1),
+                           mpp_sysmem_str(limit, b2, sizeof b2));
+    double work = a->lee ? mpp_lee_work(N, a->fraction, (uint32_t)a->instances, (uint32_t)a->pairs)
+                         : mpp_wolff_work(N, (uint32_t)a->therm, (uint32_t)a->sweeps);
+    if (work > a->max_work)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: N = %u needs about %.3g %s visits (%s of memory), about %.1f hours "
+                           "at %.2g a second, above --max-work %.3g; give --max-work %.2g to "
+                           "run it (docs/apps.md, \"Sizes\")",
+                           a->cmd, N, work, a->lee ? "cell" : "site",
+                           mpp_sysmem_str(bytes, b1, sizeof b1),
+                           work / MPP_APP_VISITS_PER_S / 3600, MPP_APP_VISITS_PER_S, a->max_work,
+                           work * 1.01);
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv, bool lee)
 {
     app_args a = {
         .cmd = lee ? "app lee" : "app wolff", .lee = lee, .N = 256, .therm = 100,
         .sweeps = 100, .instances = 10, .pairs = 1, .seed = 1, .beta = MPP_WOLFF_BETA_C,
-        .fraction = 0.25, .machine = "cm5",
+        .fraction = 0.25, .machine = "cm5", .max_work = APP_MAX_WORK,
     };
     mpp_args rest;
     bool done;
@@ -227,6 +274,8 @@ static int cmd_run(int argc, char **argv, bool lee)
                                  node.app_random_cycles, node.app_queue_cycles};
     mpp_app_seq seq;
     uint32_t N = (uint32_t)a.N;
+    if (size_check(&a, &err))
+        return mpp_args_fail(&err);
     int rc = lee ? mpp_lee_sequential(N, a.fraction, a.seed, (uint32_t)a.instances,
                                       (uint32_t)a.pairs, &seq, &err)
                  : mpp_wolff_sequential(N, a.beta, a.seed, (uint32_t)a.therm,

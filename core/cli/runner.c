@@ -70,6 +70,7 @@
 #include "core/base/units.h"
 #include "core/cli/args.h"
 #include "core/cli/cli.h"
+#include "core/cli/cost.h"
 #include "core/cli/output.h"
 #include "core/config/cfgtree.h"
 #include "core/route.h"
@@ -101,8 +102,10 @@ static void on_signal(int sig)
 }
 
 static const char help_run[] =
-    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--dump-config] [-q] [-v] [key.path=value ...]\n"
-    "       mppnet run --resume DIR [EXP.yaml] [-j N] [-q] [-v] [key.path=value ...]\n"
+    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--max-work W] [--dump-config] [-q] [-v]\n"
+    "                  [key.path=value ...]\n"
+    "       mppnet run --resume DIR [EXP.yaml] [-j N] [--max-work W] [-q] [-v]\n"
+    "                  [key.path=value ...]\n"
     "\n"
     "Run every run of an experiment (each point of its sweep, for each seed),\n"
     "print a summary table on stdout, and write to DIR: results.csv (one row\n"
@@ -120,6 +123,10 @@ static const char help_run[] =
     "  --resume DIR       complete the interrupted run in DIR: the runs not\n"
     "                     finished, with the experiment kept in DIR (or EXP.yaml,\n"
     "                     which must not change a finished run)\n"
+    "  --max-work W       refuse, before any run starts (exit 2), an experiment\n"
+    "                     with a run estimated above W flit-router crossings\n"
+    "                     (`mppnet check` prints each run's; default 1e12, about\n"
+    "                     a day of one core: docs/performance.md)\n"
     "  --dump-config      print the resolved configuration of every run\n"
     "                     (YAML, defaults included) and exit without running\n"
     "  -q, --quiet        no progress bar and no notes on stderr\n"
@@ -1269,130 +1276,8 @@ static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nw
 
 /* With several workers the runs are handed out longest first: a long run
  * handed out last would keep one worker busy while the others idle, short
- * runs at the end fill the gaps. How long a run takes is estimated from its
- * configuration alone (the network is not built; the topology's
- * description is, once per run of another topology than the run before),
- * in units of a flit crossing a router, the engine's main work:
- *
- *   cost = nodes x flits x (mean distance + 1) x stretch x sqrt(route classes)
- *          + routers x cycles / 40
- *
- * nodes, routers: the topology's; mean distance: the topology's distance
- * between evenly spaced nodes (at most 64 of them, every pair); flits,
- * cycles: for an open-loop workload (its configuration has workload.rate
- * and workload.measure) cycles = warmup + measure and flits = rate x
- * cycles (the offered load); for a closed one the flits each node sends,
- * from workload.bytes (node.flit_bits bits a flit) or workload.packets x
- * workload.packet_flits, times workload.rounds or workload.round_trips
- * when it has them, 1 when it has none of these keys, and cycles = flits.
- * A router-cycle without traffic costs about 1/40 of a flit's crossing
- * (an 8x8 mesh, release build). stretch is the routing's expected route
- * length over the minimal one (mpp_routing_ops.stretch: valiant 2), and a
- * routing with more route classes holds more VCs per port: on
- * experiments/routing/hypercube.yaml (dim 10, mean over the patterns)
- * valiant takes 2.1 times e-cube's time and romm:k=2, 3, 4 1.5, 1.7, 1.9
- * times, against 2.8 and 1.4, 1.7, 2 here. Only the order depends on it,
- * never a result. */
-
-/* The topology numbers of the estimate, kept for the next run when it has
- * the same topology. */
-typedef struct topo_est {
-    const mpp_topo_ops *ops;  /* NULL: nothing kept */
-    mpp_blob cfg;
-    double nodes, routers, hops;
-    mpp_topo t;               /* the topology, when built */
-    bool built;
-} topo_est;
-
-static void topo_estimate(const mpp_net_config *net, topo_est *te)
-{
-    if (te->ops && te->ops == net->topo && !memcmp(&te->cfg, &net->topo_cfg, sizeof te->cfg))
-        return;
-    te->ops = net->topo;
-    te->cfg = net->topo_cfg;
-    te->nodes = te->routers = te->hops = 1;
-    if (te->built)
-        mpp_topo_free(&te->t);
-    te->built = false;
-    mpp_topo *tp = &te->t;
-    memset(tp, 0, sizeof *tp);
-    mpp_err err;
-    mpp_err_clear(&err);
-    if (!net->topo || mpp_topo_build(tp, net->topo, net->topo_cfg.b, &err))
-        return; /* validated runs build; else every run costs alike */
-    te->built = true;
-    const mpp_topo t = *tp;
-    te->nodes = t.nodes;
-    te->routers = t.routers;
-    uint32_t s = t.nodes < 64 ? t.nodes : 64;
-    double sum = 0;
-    for (uint32_t a = 0; a < s; a++)
-        for (uint32_t b = 0; b < s; b++)
-            sum += t.ops->distance(&t, (uint32_t)((uint64_t)a * t.nodes / s),
-                                   (uint32_t)((uint64_t)b * t.nodes / s));
-    if (s > 1)
-        te->hops = 1 + sum / ((double)s * (s - 1));
-}
-
-/* The number at `key` of cfg's workload configuration (a numeric row of
- * its schema), or false. */
-static bool workload_number(const mpp_sim_config *cfg, const char *key, double *out)
-{
-    const mpp_workload_ops *w = cfg->workload.ops;
-    const mpp_param *p = w ? mpp_schema_find(&w->schema, key) : NULL;
-    if (!p || p->offset >= sizeof cfg->workload.cfg.b)
-        return false;
-    const unsigned char *at = cfg->workload.cfg.b + p->offset;
-    uint32_t u32;
-    uint64_t u64;
-    switch (p->type) {
-    case MPP_PT_U32:
-        memcpy(&u32, at, sizeof u32);
-        *out = u32;
-        return true;
-    case MPP_PT_U64:
-    case MPP_PT_BYTES:
-    case MPP_PT_CYCLES:
-        memcpy(&u64, at, sizeof u64);
-        *out = (double)u64;
-        return true;
-    case MPP_PT_DOUBLE:
-        memcpy(out, at, sizeof *out);
-        return isfinite(*out);
-    default:
-        return false;
-    }
-}
-
-/* The estimated cost of a run of configuration cfg (see above). */
-static double run_cost(const mpp_sim_config *cfg, topo_est *te)
-{
-    topo_estimate(&cfg->net, te);
-    double rate, warmup, measure, flits, cycles, v, w;
-    if (workload_number(cfg, "rate", &rate) && workload_number(cfg, "measure", &measure)) {
-        if (!workload_number(cfg, "warmup", &warmup))
-            warmup = 0;
-        cycles = warmup + measure;
-        flits = rate * cycles;
-    } else {
-        if (workload_number(cfg, "bytes", &v) && v > 0)
-            flits = ceil(v * 8 / (cfg->node.flit_bits ? cfg->node.flit_bits : 32));
-        else if (workload_number(cfg, "packets", &v) && workload_number(cfg, "packet_flits", &w))
-            flits = v * w;
-        else
-            flits = 1;
-        if (workload_number(cfg, "rounds", &v) || workload_number(cfg, "round_trips", &v))
-            flits *= v;
-        cycles = flits;
-    }
-    double classes = 1, stretch = 1;
-    if (te->built && cfg->net.routing) {
-        classes = cfg->net.routing->route_classes(&te->t, cfg->net.routing_cfg.b);
-        if (cfg->net.routing->stretch > 0)
-            stretch = cfg->net.routing->stretch;
-    }
-    return te->nodes * flits * te->hops * stretch * sqrt(classes) + te->routers * cycles / 40;
-}
+ * runs at the end fill the gaps. How long a run takes is estimated by
+ * mpp_cost_run (core/cli/cost.c). */
 
 typedef struct queued {
     double cost;
@@ -1412,19 +1297,17 @@ static int cmp_queued(const void *a, const void *b)
 static void queue_order(const run_ctx *c, size_t *todo, size_t n)
 {
     queued *q = malloc((n ? n : 1) * sizeof *q);
-    topo_est *te = calloc(1, sizeof *te);
+    mpp_cost_cache *te = mpp_cost_new();
     if (q && te) {
         for (size_t k = 0; k < n; k++) {
             q[k].run = todo[k];
-            q[k].cost = run_cost(mpp_experiment_config(c->e, todo[k]), te);
+            q[k].cost = mpp_cost_run(mpp_experiment_config(c->e, todo[k]), te);
         }
         qsort(q, n, sizeof *q, cmp_queued);
         for (size_t k = 0; k < n; k++)
             todo[k] = q[k].run;
     }
-    if (te && te->built)
-        mpp_topo_free(&te->t);
-    free(te);
+    mpp_cost_free(te);
     free(q);
 }
 
@@ -1458,9 +1341,10 @@ typedef struct run_opts {
     const char *outdir, *resume;
     uint64_t jobs;
     bool dump, quiet, verbose;
+    double max_work;     /* --max-work: flit-router crossings (mpp_cost_run) */
 } run_opts;
 
-enum { OPT_DUMP = 1000, OPT_RESUME };
+enum { OPT_DUMP = 1000, OPT_RESUME, OPT_MAX_WORK };
 
 static int run_opt(void *ud, int code, const char *arg)
 {
@@ -1487,6 +1371,12 @@ static int run_opt(void *ud, int code, const char *arg)
             return mpp_args_usage("run", "option --resume needs a folder");
         o->resume = arg;
         return 0;
+    case OPT_MAX_WORK:
+        if (mpp_args_double("run", "--max-work", arg, &o->max_work))
+            return 2;
+        if (!(o->max_work > 0))
+            return mpp_args_usage("run", "--max-work must be a number > 0, not '%s'", arg);
+        return 0;
     }
     return 2;
 }
@@ -1498,8 +1388,40 @@ static const struct option run_options[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"dump-config", no_argument, NULL, OPT_DUMP},
     {"resume", required_argument, NULL, OPT_RESUME},
+    {"max-work", required_argument, NULL, OPT_MAX_WORK},
     {NULL, 0, NULL, 0},
 };
+
+/* Refuse, before any run starts, an experiment with a run estimated above
+ * max_work (mpp_cost_run): the run, its estimate and the option to raise.
+ * 0, or the exit status 2. */
+static int work_check(const mpp_experiment *e, const char *origin, double max_work)
+{
+    mpp_cost_cache *cc = mpp_cost_new();
+    if (!cc) {
+        fprintf(stderr, "mppnet: out of memory\n");
+        return 2;
+    }
+    int status = 0;
+    if (!origin)
+        origin = "run";
+    for (size_t i = 0, n = mpp_experiment_runs(e); i < n && !status; i++) {
+        double w = mpp_cost_run(mpp_experiment_config(e, i), cc);
+        if (!(w > max_work))
+            continue;
+        char d[256];
+        mpp_run_describe(e, i, d, sizeof d);
+        fprintf(stderr,
+                "mppnet: %s: %s: estimated work %.3g flit-router crossings (about %.3g hours "
+                "of one core at %.0e a second), above --max-work %.3g; give --max-work "
+                "%.2g to run it (mppnet check %s prints every run's estimate)\n",
+                origin, d, w, w / MPP_COST_PER_S / 3600, MPP_COST_PER_S, max_work, w * 1.01,
+                origin);
+        status = 2;
+    }
+    mpp_cost_free(cc);
+    return status;
+}
 
 /* The experiment of the command line: the file (read whole, kept for the
  * folder's copy) or, with --resume and no file, the folder's copy. */
@@ -1521,7 +1443,7 @@ static void loaded_free(loaded *l)
 
 int mpp_cmd_run(int argc, char **argv)
 {
-    run_opts o = {.jobs = 1};
+    run_opts o = {.jobs = 1, .max_work = MPP_COST_MAX_DEFAULT};
     mpp_args rest;
     bool done;
     int status = mpp_args_parse("run", argc, argv, run_options, help_run, run_opt, &o, &rest,
@@ -1639,6 +1561,8 @@ int mpp_cmd_run(int argc, char **argv)
         status = mpp_args_fail(&err);
         goto out;
     }
+    if ((status = work_check(e, l.path, o.max_work)))
+        goto out;
 
     const mpp_output_config *oc = mpp_experiment_output(e);
     c.e = e;

@@ -150,8 +150,9 @@ small_exp >"$T/path_long.yaml"
 quick path_long 'too long' run exp.yaml -q -o "$long"
 
 # --- the network's records ---------------------------------------------------------------
-# 64 VCs x 65535 flits on 12288 endpoints: refused before anything is allocated
-quick net_records "endpoints of 16778816 bytes is above the limit of 64 GB" \
+# 64 VCs x 65535 flits on 12288 endpoints: refused before anything is allocated,
+# with the size and the machine's memory (docs/performance.md, "Memory")
+quick net_records "12288 channel endpoints need about 192 GiB, above this machine's memory" \
     sim --topology hypercube:10 --vcs 64 --buffer-flits 65535 --rate 0.1 -q
 
 # --- the command line -----------------------------------------------------------------------

@@ -169,9 +169,9 @@ expect_bad kary_order 'exp\.yaml:5:[0-9]+: .*order.*(ascending|one of)' run exp.
 bad_exp "  kary-ncube: {k: [4, 4], dateline: maybe}" >"$T/kary_dateline.yaml"
 expect_bad kary_dateline 'exp\.yaml:5:[0-9]+: .*dateline.*(crossing|one of)' run exp.yaml
 bad_exp "  butterfly: {k: 2, n: 0}" | sed 's/topology: kary-ncube/topology: butterfly/' >"$T/fly_n0.yaml"
-expect_bad fly_n0 'exp\.yaml:5:[0-9]+: .*butterfly\.n.*between 1 and 24' run exp.yaml
-bad_exp "  butterfly: {k: 2, n: 25}" | sed 's/topology: kary-ncube/topology: butterfly/' >"$T/fly_n25.yaml"
-expect_bad fly_n25 'exp\.yaml:5:[0-9]+: .*butterfly\.n.*between 1 and 24' run exp.yaml
+expect_bad fly_n0 'exp\.yaml:5:[0-9]+: .*butterfly\.n.*between 1 and 20' run exp.yaml
+bad_exp "  butterfly: {k: 2, n: 21}" | sed 's/topology: kary-ncube/topology: butterfly/' >"$T/fly_n25.yaml"
+expect_bad fly_n25 'exp\.yaml:5:[0-9]+: .*butterfly\.n.*between 1 and 20' run exp.yaml
 bad_exp "  butterfly: {k: 4, n: 13}" | sed 's/topology: kary-ncube/topology: butterfly/' >"$T/fly_big.yaml"
 expect_bad fly_big 'k\^n = 4\^13 is above the limit' run exp.yaml
 expect_bad kary_short 'expected kary-ncube:K0xK1x' sim -q --topology kary-ncube:4xx4 --cycles 10
