@@ -1,8 +1,8 @@
 # test/cli/injection.sh — nothing read from a file or the command line is
 # ever executed. Gnuplot expands backquotes (and system()) inside double-
 # quoted strings; every string mppnet writes into a gnuplot script is data.
-# Plants commands in an experiment's name (the latency plot's title), in
-# plot titles and labels, and in a results.csv cell that becomes a curve
+# Plants commands in an experiment's name (refused: the name's character
+# set), in plot titles and labels, and in a results.csv cell that becomes a curve
 # label; runs gnuplot for real when it is installed; checks that no planted
 # command ran (no file appeared) and that the scripts hold the text as data.
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,9 @@ command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
 # What a planted command would create.
 planted() { find "$T" -name 'PWNED*' | sort; }
 
-# 1. The experiment's name: title of latency.png after a rate sweep.
+# 1. The experiment's name (the title of latency.png, and the default
+#    folder's name) may hold only letters, digits and . _ - + /: a name
+#    with backquotes and system() is refused, and nothing runs.
 cat >exp.yaml <<'YAML'
 mppnet: 1
 name: "x`touch PWNED1`y'; system(\"touch PWNED2\"); z"
@@ -24,13 +26,15 @@ sweep:
   workload.rate: [0.05, 0.1]
 output: {dir: out1, plot: true}
 YAML
-expect_status name 0 "$T" run exp.yaml --quiet || finish
+expect_status name 2 "$T" run exp.yaml --quiet || finish
 [ -z "$(planted)" ] || fail "experiment name: a planted command ran: $(planted)"
-grep -q "PWNED1" out1/latency.gp || fail "experiment name: not in the script as text"
-grep -q "^set title 'x\`touch PWNED1\`y''; system(\"touch PWNED2\"); z: " out1/latency.gp ||
+[ ! -e out1 ] || fail "experiment name: refused, yet out1 was made"
+sed -i 's/^name: .*/name: "x-y.z_1+2"/' exp.yaml
+expect_status name 0 "$T" run exp.yaml --quiet || finish
+grep -q "^set title 'x-y.z_1+2: " out1/latency.gp ||
     fail "experiment name: not a single-quoted literal: $(grep '^set title' out1/latency.gp)"
 [ $have_gnuplot = 0 ] || [ -s out1/latency.png ] || fail "experiment name: gnuplot drew nothing"
-pass "experiment name with backquotes and system() is data"
+pass "experiment name with backquotes and system() is refused; a plain one is a quoted title"
 
 # 2. Plot title and axis labels; a newline must not start a new command.
 nl_title=$(printf 'a`touch PWNED3`\nsystem("touch PWNED4")')
