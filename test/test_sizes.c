@@ -125,8 +125,22 @@ static void estimate_covers(const char *topo, const char *k, const char *v, uint
     CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s %s=%s", topo, k, v);
 }
 
+/* AddressSanitizer's redzones and quarantine make the resident growth no
+ * measure of what the engine allocates: the comparison is skipped there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
 static void test_estimates(void)
 {
+#ifdef UNDER_ASAN
+    printf("estimates against resident memory: skipped under AddressSanitizer\n");
+    return;
+#endif
     estimate_covers("mesh", "rows", "256", 2, 8, "ecube");
     estimate_covers("mesh", "cols", "128", 4, 16, "ecube");
     estimate_covers("hypercube", "dim", "14", 2, 8, "ecube");
