@@ -1411,7 +1411,7 @@ static int work_check(const mpp_experiment *e, const char *origin, double max_wo
             continue;
         char d[256];
         mpp_run_describe(e, i, d, sizeof d);
-        fprintf(stderr,
+        mpp_args_eprintf(
                 "mppnet: %s: %s: estimated work %.3g flit-router crossings (about %.3g hours "
                 "of one core at %.0e a second), above --max-work %.3g; give --max-work "
                 "%.2g to run it (mppnet check %s prints every run's estimate)\n",
