@@ -454,8 +454,9 @@ static int store_clean(const store *st, mpp_err *err)
 /* Open dir (created when missing; `confined`: walked without following a
  * symlink, for a folder named by the experiment file), then its .mppnet
  * (a real folder owned by this user, never a symlink), and take the
- * lock. */
-static int store_open(store *st, const char *dir, bool confined, mpp_err *err)
+ * lock. `resume`: dir and its .mppnet must exist already (a folder that
+ * holds no run is refused with nothing written into it). */
+static int store_open(store *st, const char *dir, bool confined, bool resume, mpp_err *err)
 {
     memset(st, 0, sizeof *st);
     st->dfd = st->sfd = st->lock = -1;
@@ -465,7 +466,7 @@ static int store_open(store *st, const char *dir, bool confined, mpp_err *err)
                            n > 60 ? "..." : "", n ? "too long (at most 3999 bytes)" : "empty");
     snprintf(st->dir, sizeof st->dir, "%s", dir);
     snprintf(st->sub, sizeof st->sub, "%s/%s", dir, STORE);
-    st->dfd = mpp_file_open_dir(dir, true, confined, err);
+    st->dfd = mpp_file_open_dir(dir, !resume, confined, err);
     if (st->dfd < 0) {
         int rc = st->dfd;
         st->dfd = -1;
@@ -479,10 +480,15 @@ static int store_open(store *st, const char *dir, bool confined, mpp_err *err)
         }
         return rc;
     }
-    if (mkdirat(st->dfd, STORE, 0755) != 0 && errno != EEXIST)
+    struct stat sb;
+    if (resume && fstatat(st->dfd, STORE, &sb, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s holds no experiment to resume (no %s): it was not written by "
+                           "`mppnet run`",
+                           st->dir, st->sub); /* --resume writes nothing into a stranger */
+    if (!resume && mkdirat(st->dfd, STORE, 0755) != 0 && errno != EEXIST)
         return mpp_err_set(err, MPP_EIO, "cannot create %s: %s", st->sub, strerror(errno));
     st->sfd = openat(st->dfd, STORE, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat sb;
     if (st->sfd < 0 || fstat(st->sfd, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
         sb.st_uid != getuid()) {
         int e = errno;
@@ -1498,7 +1504,7 @@ int mpp_cmd_run(int argc, char **argv)
             status = 2;
             goto out;
         }
-        if ((status = store_open(&c.st, o.resume, false, &err))) {
+        if ((status = store_open(&c.st, o.resume, false, true, &err))) {
             status = mpp_args_fail(&err);
             goto out;
         }
@@ -1590,7 +1596,8 @@ int mpp_cmd_run(int argc, char **argv)
     } else {
         /* a folder of the command line may be anywhere; one of the file is
          * confined to the working folder */
-        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, !o.outdir && !oc->dir_free, &err) || store_clean(&c.st, &err) ||
+        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, !o.outdir && !oc->dir_free, false,
+                       &err) || store_clean(&c.st, &err) ||
             store_save_experiment(&c.st, l.path, l.text, l.len, l.nov, l.ov, &err)) {
             status = mpp_args_fail(&err);
             goto out;

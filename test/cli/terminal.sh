@@ -82,4 +82,10 @@ mkdir -p "$T/noexp/.mppnet"
 expect_status noexp 2 "$T" run --resume noexp
 grep -q "^mppnet: noexp holds no experiment to resume (cannot read noexp/\.mppnet/experiment: No such file or directory): it was not written by" "$T/noexp.err" ||
     fail "noexp: garbled: $(cat "$T/noexp.err")"
+# a folder with no .mppnet at all: refused, and nothing written into it
+mkdir -p "$T/stranger"
+expect_status stranger 2 "$T" run --resume stranger
+grep -q "^mppnet: stranger holds no experiment to resume (no stranger/\.mppnet)" "$T/stranger.err" ||
+    fail "stranger: $(cat "$T/stranger.err")"
+[ -z "$(ls -A "$T/stranger")" ] || fail "stranger: --resume wrote into it: $(ls -A "$T/stranger")"
 finish
