@@ -350,7 +350,7 @@ static void test_convert(void)
     CONV_OK("u32any", "4294967295", 0, u32, 4294967295u);
     CONV_BAD("u32any", "4294967296", 0, "expected an integer between 0 and 4294967295");
     CONV_OK("u64", "18446744073709551615", 0, u64, UINT64_MAX);
-    CONV_BAD("u64", "18446744073709551616", 0, "expected a non-negative integer, got");
+    CONV_BAD("u64", "18446744073709551616", 0, "expected an integer between 0 and 2^64 - 1, got");
     CONV_OK("d", "0.25", 0, d, 0.25);
     CONV_OK("d", "1", 0, d, 1.0);
     CONV_OK("d", "1e-3", 0, d, 1e-3);

@@ -531,9 +531,10 @@ static void test_seeds_and_version(void)
           "t.yaml:3:8: key 'seeds': give either 'seed' or 'seeds', not both");
     FAILS("mppnet: 1\nseeds: []\n", "key 'seeds': expected a non-empty list of seeds");
     FAILS("mppnet: 1\nseeds: [1, 2, 1]\n", "t.yaml:2:15: key 'seeds[2]': seed 1 is already");
-    FAILS("mppnet: 1\nseeds: [1, x]\n", "t.yaml:2:12: key 'seeds[1]': expected a non-negative "
-                                        "integer, got 'x'");
-    FAILS("mppnet: 1\nseed: -1\n", "t.yaml:2:7: key 'seed': expected a non-negative integer");
+    FAILS("mppnet: 1\nseeds: [1, x]\n", "t.yaml:2:12: key 'seeds[1]': expected an integer "
+                                        "between 0 and 2^64 - 1, got 'x'");
+    FAILS("mppnet: 1\nseed: -1\n",
+          "t.yaml:2:7: key 'seed': expected an integer between 0 and 2^64 - 1");
     FAILS("mppnet: 1\nseed: {a: 1}\n", "got a mapping");
 
     FAILS("network: {}\n", "t.yaml: missing required key 'mppnet'");

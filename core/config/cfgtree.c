@@ -1020,6 +1020,8 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
         mpp_param_int_bounds(&row, &l, &h);
         if (h != UINT64_MAX)
             snprintf(range, sizeof range, " between %" PRIu64 " and %" PRIu64, l, h);
+        else if (t == MPP_PT_U64) /* the maximum named, as everywhere (a seed) */
+            snprintf(range, sizeof range, " between %" PRIu64 " and 2^64 - 1", l);
         else if (l > 0)
             snprintf(range, sizeof range, " of at least %" PRIu64, l);
     }
