@@ -25,6 +25,18 @@ uint64_t mpp_sysmem_limit(void)
     return lim;
 }
 
+int mpp_sysmem_check_env(mpp_err *err)
+{
+    const char *env = getenv(MPP_SYSMEM_ENV);
+    uint64_t v;
+    if (!env || (*env && mpp_units_int(env, MPP_UNITS_BYTES, 0, &v) == MPP_UNITS_OK && v >= 1))
+        return 0;
+    return mpp_err_set(err, MPP_EINVAL,
+                       "%s='%.60s': expected a size of at least 1 byte (an integer, with a unit "
+                       "such as 512MiB or 4GiB), or unset it",
+                       MPP_SYSMEM_ENV, env);
+}
+
 const char *mpp_sysmem_str(uint64_t bytes, char *buf, size_t len)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

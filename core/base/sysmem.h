@@ -10,10 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/err.h"
+
 /* The environment variable that lowers the limit (bytes, with a unit
  * suffix as every size: "1GiB"); for tests. A value above the machine's
- * memory, or one that does not parse, is ignored. */
+ * memory is ignored; one that does not parse is refused by
+ * mpp_sysmem_check_env (the command line calls it first). */
 #define MPP_SYSMEM_ENV "MPPNET_MEMORY_LIMIT"
+
+/* 0 when MPP_SYSMEM_ENV is unset or a size of at least 1 byte; else
+ * MPP_EINVAL naming the variable, its value and what is expected. */
+int mpp_sysmem_check_env(mpp_err *err);
 
 /* The most memory a run may take: the machine's physical memory
  * (sysconf(_SC_PHYS_PAGES) x page size), or less with MPP_SYSMEM_ENV set.

@@ -1047,6 +1047,10 @@ static int dispatch(int argc, char **argv)
 
 int mpp_cli_main(int argc, char **argv)
 {
+    mpp_err err;
+    mpp_err_clear(&err);
+    if (mpp_sysmem_check_env(&err))
+        return mpp_args_fail(&err); /* a limit that does not parse is not ignored */
     int status = dispatch(argc, argv);
     const command *c = argc >= 2 ? find_command(argv[1]) : NULL;
     if (!c && argc >= 3 && !strcmp(argv[1], "help"))

@@ -54,6 +54,9 @@ exp_with 'topology: hypercube:20' >hc.yaml
 quick hc_check 0 'memory 5\.[0-9]+ GiB \(1048576 nodes, 1048576 routers, 23068672 channel endpoints\), work' check hc.yaml
 MPPNET_MEMORY_LIMIT=1GiB quick hc_limit 2 'hypercube: 1048576 nodes, 1048576 routers and 23068672 channel endpoints need about 5\.[0-9]+ GiB, above this machine.s memory of 1\.00 GiB' check hc.yaml
 MPPNET_MEMORY_LIMIT=1GiB quick hc_sim 2 'need about 5\.[0-9]+ GiB' sim --topology hypercube:20 -q
+# a limit that does not parse is refused, never ignored
+MPPNET_MEMORY_LIMIT=abc quick env_bad 2 "MPPNET_MEMORY_LIMIT='abc': expected a size of at least 1 byte" sim --topology mesh:4x4 -q
+MPPNET_MEMORY_LIMIT=0 quick env_zero 2 "MPPNET_MEMORY_LIMIT='0': expected a size" list
 quick hc_matrix 2 'traffic matrix' check hc.yaml output.traffic_matrix=true
 
 # the applications at their documented maximum
@@ -84,6 +87,7 @@ quick bc_check 0 'run 0 \(seed 1\): memory .* MiB \(4096 nodes, 4096 routers, 24
 quick bc_run 2 'bc\.yaml: run 0 \(seed 1\): estimated work 4\.65e\+13 flit-router crossings .*above --max-work 1e\+12; give --max-work 4\.7e\+13' run bc.yaml -q
 [ -e bcout ] && fail "bc_run: created the output folder"
 quick bad_max_work 2 'max-work' run bc.yaml --max-work -1
+quick bad_app_max_work 2 'app lee: --max-work needs a number, not .x.' app lee --N 16 --max-work x
 # a small run passes the default and is refused below its estimate
 small_exp >small.yaml
 quick small_run 0 '' run small.yaml -q -o smallout
