@@ -940,7 +940,8 @@ static int rank_resolve(fin *f, uint32_t r)
                              c == MPP_MPI_ALLTOALLV ? e->n / 2 : e->n);
                 goto done;
             }
-            memcpy(out->counts + ncounts, k->val + e->first, (size_t)e->n * sizeof *k->val);
+            if (e->n)
+                memcpy(out->counts + ncounts, k->val + e->first, (size_t)e->n * sizeof *k->val);
             e->first = (uint32_t)ncounts;
             ncounts += e->n;
         }
@@ -973,7 +974,7 @@ static int rank_resolve(fin *f, uint32_t r)
             idmap_del(&s.reqs, e->req);
             e->req = q;
         } else if (is_completion(c)) {
-            const mpp_mpitb_status *st = k->st + e->req;
+            const mpp_mpitb_status *st = e->n ? k->st + e->req : NULL;
             for (uint32_t j = 0; j < e->n; j++) {
                 uint32_t fid = (uint32_t)k->val[e->first + j];
                 uint32_t q = idmap_get(&s.reqs, fid);
