@@ -288,9 +288,147 @@ static void test_shift(void)
     }
 }
 
+/* A wildcard receive replays as it matched; Waitany completes what the
+ * capture says it completed. */
+static void test_wildcard_waitany(void)
+{
+    tb t;
+    tb_new(&t, 3);
+    p_send(&t, 0, MPP_MPI_SEND, 2, 5, 64);
+    p_send(&t, 1, MPP_MPI_SEND, 2, 6, 128);
+    /* MPI_ANY_SOURCE, MPI_ANY_TAG: matched 1 first, then 0 */
+    p_recv(&t, 2, 1, 6, 128);
+    p_recv(&t, 2, 0, 5, 64);
+    p_irecv(&t, 0, 2, 9, 0);
+    p_irecv(&t, 1, 2, 9, 0);
+    p_send(&t, 2, MPP_MPI_SEND, 1, 9, 32);
+    p_send(&t, 2, MPP_MPI_SEND, 0, 9, 32);
+    uint64_t id0 = 0;
+    mpp_mpitb_status st0 = {2, 9, 32};
+    p_wait(&t, 0, MPP_MPI_WAITANY, 1, &id0, &st0);
+    p_wait(&t, 1, MPP_MPI_WAITANY, 1, &id0, &st0);
+    /* rank 2: two isends completed by Waitany one at a time, a test that
+     * completed nothing in between */
+    p_isend(&t, 2, 0, 3, 4096, 0);
+    p_isend(&t, 2, 1, 3, 4096, 1);
+    p_recv(&t, 0, 2, 3, 4096);
+    p_recv(&t, 1, 2, 3, 4096);
+    uint64_t a = 1, b = 0;
+    p_wait(&t, 2, MPP_MPI_WAITANY, 1, &a, NULL);
+    p_wait(&t, 2, MPP_MPI_TESTANY, 0, NULL, NULL);
+    p_wait(&t, 2, MPP_MPI_WAITANY, 1, &b, NULL);
+    outcome o;
+    replay(tb_finish(&t), "cm5", NULL, 0, &o);
+    CHECKF(o.rc == 0, "wildcard/waitany: %s\n%s", o.msg, o.report);
+    CHECKF(o.rep.messages == 6, "%llu messages", (unsigned long long)o.rep.messages);
+    CHECK(o.rep.call[MPP_MPI_WAITANY].count == 4 && o.rep.call[MPP_MPI_TESTANY].count == 1);
+    CHECK(o.ranks[2].messages == 4 && o.ranks[2].bytes == 2 * 32 + 2 * 4096);
+}
+
+/* Collectives on the two halves of a split communicator, plug-ins and
+ * direct schedules, and the control network for the world's barrier. */
+static void test_split_collectives(const char *machine)
+{
+    const uint32_t N = 8;
+    tb t;
+    tb_new(&t, N);
+    for (uint32_t r = 0; r < N; r++) {
+        uint32_t mem[4];
+        for (uint32_t i = 0; i < 4; i++)
+            mem[i] = (r & 1) + 2 * i;
+        ev_add(&t, r, (mpp_mpi_event){.call = MPP_MPI_COMM_SPLIT, .comm = 0}, NULL, NULL, 0);
+        if (!t.bad && mpp_mpitb_comm(t.b, r, 2, mem, 4)) {
+            CHECKF(0, "comm: %s", t.err.msg);
+            t.bad = 1;
+        }
+        p_coll(&t, r, MPP_MPI_BCAST, 2, r & 1, 1024);
+        p_coll(&t, r, MPP_MPI_ALLREDUCE, 2, 0, 64);
+        p_coll(&t, r, MPP_MPI_ALLTOALL, 2, 0, 256);
+        uint64_t v[4] = {100, 0, 300, 400};
+        ev_add(&t, r, (mpp_mpi_event){.call = MPP_MPI_GATHERV, .comm = 2, .peer = r & 1,
+                                      .bytes = v[r / 2]},
+               v, NULL, r < 2 ? 4 : 0);
+        p_coll(&t, r, MPP_MPI_BARRIER, 0, 0, 0);
+        p_coll(&t, r, MPP_MPI_ALLTOALL, 0, 0, 32);
+    }
+    outcome o;
+    replay(tb_finish(&t), machine, NULL, 0, &o);
+    CHECKF(o.rc == 0, "split collectives on %s: %s\n%s", machine, o.msg, o.report);
+    CHECK(o.rep.collectives == 6 * N);
+    CHECKF(o.time_us > 0 && o.rep.messages > 0, "%s: %g us, %llu messages", machine, o.time_us,
+           (unsigned long long)o.rep.messages);
+}
+
+/* Eager against rendezvous: the handshake costs a 1 KB pingpong time. */
+static void test_eager_rendezvous(void)
+{
+    const char *const eager[] = {"node.eager_bytes=64KiB"};
+    outcome a, b;
+    replay(pingpong_trace(1024, 10), "cm5", NULL, 0, &a);
+    replay(pingpong_trace(1024, 10), "cm5", eager, 1, &b);
+    CHECKF(a.rc == 0 && b.rc == 0, "%s %s", a.msg, b.msg);
+    printf("1 KB pingpong: rendezvous %.2f us, eager %.2f us\n", a.time_us, b.time_us);
+    CHECKF(b.time_us < a.time_us, "eager %.2f us, rendezvous %.2f us", b.time_us, a.time_us);
+    /* an eager message sent before its receive is posted is buffered and
+     * copied out: rank 1 computes first (fixed cycles before each call) */
+    tb t;
+    tb_new(&t, 2);
+    p_send(&t, 0, MPP_MPI_SEND, 1, 0, 1024);
+    p_recv(&t, 1, 0, 0, 1024);
+    outcome c;
+    replay(tb_finish(&t), "cm5", eager, 1, &c);
+    CHECKF(c.rc == 0, "%s", c.msg);
+}
+
+/* A receive that no send matches: deadlock (exit 1) with the rank, the
+ * call and its index. */
+static void test_deadlock(void)
+{
+    tb t;
+    tb_new(&t, 3);
+    p_send(&t, 0, MPP_MPI_SEND, 1, 1, 16);
+    p_recv(&t, 1, 0, 1, 16);
+    p_recv(&t, 2, 1, 7, 16);
+    outcome o;
+    const char *const ov[] = {"network.watchdog_cycles=5000"};
+    replay(tb_finish(&t), "cm5", ov, 1, &o);
+    CHECKF(o.rc == MPP_EDEADLOCK, "rc %d: %s", o.rc, o.msg);
+    CHECKF(strstr(o.report, "rank 2 waits in MPI_Recv (call 0) from rank 1, tag 7") != NULL,
+           "report:\n%s", o.report);
+}
+
+static void test_refusals(void)
+{
+    tb t;
+    tb_new(&t, 40);
+    for (uint32_t r = 0; r < 40; r++)
+        p_coll(&t, r, MPP_MPI_BARRIER, 0, 0, 0);
+    outcome o;
+    replay(tb_finish(&t), "cm5", NULL, 0, &o);
+    CHECKF(o.rc == MPP_EINVAL && strstr(o.msg, "the trace has 40 ranks, the machine 32 nodes"),
+           "rc %d: %s", o.rc, o.msg);
+    tb_new(&t, 2);
+    p_send(&t, 0, MPP_MPI_SEND, 1, 0, 8);
+    p_recv(&t, 1, 0, 0, 8);
+    if (mpp_mpitb_unsupported(t.b, 1, "MPI_Put") == 0)
+        ev_add(&t, 1, (mpp_mpi_event){.call = MPP_MPI_UNSUPPORTED}, NULL, NULL, 0);
+    replay(tb_finish(&t), "cm5", NULL, 0, &o);
+    CHECKF(o.rc == MPP_EINVAL &&
+               strstr(o.msg, "rank 1, call 1: MPI_Put cannot be replayed: one-sided "
+                             "communication is not modelled"),
+           "rc %d: %s", o.rc, o.msg);
+}
+
 int main(void)
 {
     test_pingpong();
     test_shift();
+    test_wildcard_waitany();
+    test_split_collectives("cm5");
+    test_split_collectives("paragon");
+    test_split_collectives("hypercube");
+    test_eager_rendezvous();
+    test_deadlock();
+    test_refusals();
     TEST_DONE();
 }
