@@ -700,7 +700,13 @@ static int prepare_events(mpi_run *R, const mpp_sim *s, mpp_err *err)
                     if (root == NONE)
                         root = 0;
                 }
-                uint64_t bytes = c == MPP_MPI_BARRIER ? 4 : ev->bytes;
+                /* the reductions combine doubles (8-byte elements): a
+                 * barrier by messages is an allreduce of one, and other
+                 * sizes round up to whole elements */
+                uint64_t bytes = c == MPP_MPI_BARRIER ? 8 : ev->bytes;
+                if (ct == CT_BARRIER || ct == CT_REDUCE || ct == CT_ALLREDUCE || ct == CT_SCAN ||
+                    ct == CT_REDUCE_SCATTER_BLOCK)
+                    bytes = bytes ? (bytes + 7) / 8 * 8 : 8;
                 rc = make_plan(R, s, o, ev->comm, bytes, root, &R->eplan[r][e], err);
                 continue;
             }
