@@ -576,9 +576,8 @@ static int make_plan(mpi_run *R, const mpp_sim *s, const mpp_coll_ops *ops, uint
             qsort(sr, nsend, sizeof *sr, prec_cmp);
             qsort(rr, nrecv, sizeof *rr, prec_cmp);
             for (uint64_t k = 0; k < nsend && !rc; k++) {
-                if (prec_cmp(&sr[k], &rr[k]) && (sr[k].src != rr[k].src ||
-                                                  sr[k].dst != rr[k].dst ||
-                                                  sr[k].tag != rr[k].tag)) {
+                if (sr[k].src != rr[k].src || sr[k].dst != rr[k].dst ||
+                    sr[k].tag != rr[k].tag) {
                     rc = mpp_err_set(err, MPP_EINVAL, "the %s plan's messages do not pair",
                                      ops->name);
                     break;
