@@ -16,6 +16,7 @@ extern const mpp_workload_ops mpp_workload_shift;
 extern const mpp_workload_ops mpp_workload_broadcast;
 extern const mpp_workload_ops mpp_workload_collective;
 extern const mpp_workload_ops mpp_workload_app;
+extern const mpp_workload_ops mpp_workload_mpi;
 
 static const mpp_workload_ops *const all[] = {
     &mpp_workload_synthetic,
@@ -29,6 +30,7 @@ static const mpp_workload_ops *const all[] = {
     &mpp_workload_broadcast,
     &mpp_workload_collective,
     &mpp_workload_app,
+    &mpp_workload_mpi,
     NULL,
 };
 

@@ -930,6 +930,20 @@ int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
     return handler_send(ctx, dst, bytes, tag, MPP_PARADIGM_AM_PUT);
 }
 
+int mpp_node_send_eager(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag)
+{
+    mpp_nodes *ns = ctx->ns;
+    if (tag > MPP_APP_TAG_MAX)
+        return -1;
+    uint32_t mi = ns->nmsgs;
+    int rc = handler_send(ctx, dst, bytes, tag, MPP_PARADIGM_AM_PUT);
+    if (rc == 0 && ns->nmsgs > mi) { /* (not when out of memory) */
+        ns->msgs[mi].unmatched = 1;  /* never bound to a posted receive */
+        ns->msgs[mi].notify = NOTIFY_SENT;
+    }
+    return rc;
+}
+
 void mpp_nodes_set_handlers(mpp_nodes *ns, mpp_am_handler handler, mpp_app_start start, void *ud)
 {
     ns->handler = handler;

@@ -118,6 +118,14 @@ uint64_t mpp_node_now(const mpp_node_ctx *ctx);
  * -1 when dst does not exist or the message would have more than
  * MPP_MSG_MAX_PACKETS packets. */
 int mpp_node_send_put(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag);
+/* In a handler or start callback: an eager message: `bytes` to dst as a
+ * block transfer (am_put) that matches no posted receive: its handler runs
+ * at dst with the plain tag when the last packet is read (the application
+ * matches it to its own receives there, or buffers it), and at this node
+ * with tag | MPP_APP_SENT when the last packet is written. No per-message
+ * cost beyond the packets. Outstanding until written. Returns 0, or -1 as
+ * mpp_node_send_put, or when tag > MPP_APP_TAG_MAX. */
+int mpp_node_send_eager(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t tag);
 /* In a handler or start callback: the application is done on this node
  * (its MPP_OP_APP operation completes once nothing it started is
  * outstanding). */

@@ -133,6 +133,10 @@ static const mpp_param node_params[] = {
      "applications: CPU cycles per wavefront queue operation (a push or a pop)"},
     {"mem_word_cycles", MPP_PT_U32, NODE(mem_word_cycles), "0", 0, 1e9, NULL,
      "CPU cycles per word a program copies or scans in memory (drs_n's receive vector)"},
+    {"eager_bytes", MPP_PT_BYTES, NODE(eager_bytes), "65536", 0, 1099511627776.0, NULL,
+     "mpi workload: a message of at most this many bytes is sent eagerly (a block transfer "
+     "buffered at the receiver when no receive is posted), a larger one by rendezvous "
+     "(CMMD's three-phase protocol); ASSUMPTION: 64 KiB, MPICH's and Open MPI's default"},
     {"delivery", MPP_PT_ENUM, NODE(delivery), "poll", 0, 0, delivery_choices,
      "active messages run their handler when polled, or on interrupt"},
     {"ports", MPP_PT_ENUM, NODE(ports), "auto", 0, 0, ports_choices,

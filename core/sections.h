@@ -115,6 +115,9 @@ typedef struct mpp_node_config {
     uint64_t reduce_word_cycles;    /* control network: each word of a vector reduction
                                        after the first */
     uint32_t mem_word_cycles;       /* a word copied or scanned in memory by a program */
+    uint64_t eager_bytes;           /* the mpi workload: messages of at most this many bytes
+                                       go eagerly (am_put, no handshake), larger ones by
+                                       rendezvous (sync) */
     /* the applications' compute model (algorithms/apps.h, mpp_app_work_cycles):
      * CPU cycles per operation of an expansion */
     uint32_t app_site_cycles;       /* a site taken off the wavefront and expanded */

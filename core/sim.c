@@ -877,6 +877,10 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
             mpp_sb_add(&s->report, "What the processors wait for:\n");
             mpp_nodes_report(s->nodes, &s->report, 24);
         }
+        if (s->wl && s->wl->report && s->wl_priv) {
+            mpp_sb_add(&s->report, "What the workload waits for:\n");
+            s->wl->report(s->wl_priv, &s->report, 24);
+        }
         n->cycle++;
         return mpp_err_set(err, MPP_EDEADLOCK,
                            "deadlock at cycle %llu: nothing moved for %llu cycles "
@@ -1097,6 +1101,8 @@ uint64_t mpp_sim_cycle(const mpp_sim *s) { return s->net.cycle; }
 bool mpp_sim_all_port(const mpp_sim *s) { return s->all_port; }
 const mpp_sim_result *mpp_sim_result_get(const mpp_sim *s) { return &s->res; }
 const char *mpp_sim_report(const mpp_sim *s) { return s->report.s; }
+
+const void *mpp_sim_workload_priv(const mpp_sim *s) { return s->wl_priv; }
 size_t mpp_sim_channel_count(const mpp_sim *s) { return s->nchan; }
 const uint64_t *mpp_sim_traffic_matrix(const mpp_sim *s) { return s->matrix; }
 struct mpp_net *mpp_sim_network(mpp_sim *s) { return &s->net; }

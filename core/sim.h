@@ -170,6 +170,10 @@ const mpp_sim_result *mpp_sim_result_get(const mpp_sim *s);
 
 /* The deadlock report after MPP_EDEADLOCK (empty string otherwise). */
 const char *mpp_sim_report(const mpp_sim *s);
+/* The state the workload's setup made (its *priv), for a front end that
+ * reads the workload's own report after the run (the mpi workload's,
+ * algorithms/wl_mpi.h); NULL when it made none. Owned by s. */
+const void *mpp_sim_workload_priv(const mpp_sim *s);
 
 /* Channels (router-to-router and node links, both directions). */
 size_t mpp_sim_channel_count(const mpp_sim *s);

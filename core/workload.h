@@ -31,6 +31,7 @@
 
 #include "core/base/err.h"
 #include "core/base/param.h"
+#include "core/base/strbuf.h"
 #include "core/results.h"
 
 typedef struct mpp_sim mpp_sim;
@@ -72,6 +73,10 @@ struct mpp_workload_ops {
      * arithmetic, called before anything is built (mpp_sim_size_of).
      * NULL: nothing that large. */
     uint64_t (*bytes)(const void *cfg, uint64_t nodes);
+    /* The run stopped in a deadlock: append what the workload's own
+     * processes wait for (a line each, at most max_lines) to the engine's
+     * report (mpp_sim_report), after the processors'. NULL: nothing. */
+    void (*report)(const void *priv, mpp_sb *sb, uint32_t max_lines);
     const mpp_result_column *columns; /* its extra columns (at most MPP_RESULT_EXTRA) */
     uint32_t ncolumns;
     const mpp_summary_col *summary;   /* the summary table's columns */

@@ -1,0 +1,95 @@
+# test/cli/mpi.sh — `mppnet mpi TRACE`: a hand-written capture folder is
+# replayed on the cm5 preset (per-rank table, the reports of -o, the
+# traffic matrix read back by `mppnet com info`, the same totals on
+# paragon); a truncated trace, an unsupported call and more ranks than
+# nodes exit 2 with their message, nothing on stdout and no file; a receive
+# that no send matches exits 1 naming the rank, the call and its index.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+
+# capture DIR NRANKS: a capture folder with the meta file; rank files follow
+capture() {
+    mkdir -p "$1"
+    printf 'mpptrace 1\nranks %s\nhost_ops_per_s 1e9\n' "$2" >"$1/capture.mpt"
+}
+
+# 3 ranks: 0 sends 100 B to 1 and 200 B to 2, 1 and 2 answer with 16 B to
+# 0 (a wildcard receive at 0 matched 2 first), an alltoall of 64 B, a barrier
+capture ok 3
+cat >ok/rank-0.mpt <<'R'
+mpptrace 1 rank 0 ranks 3
+1000 send 1 5 0 100
+0 send 2 5 0 200
+0 recv 2 6 0 16
+0 recv 1 6 0 16
+0 alltoall 0 64
+0 barrier 0
+end 0
+R
+for r in 1 2; do
+    b=$((r * 100))
+    cat >ok/rank-$r.mpt <<R
+mpptrace 1 rank $r ranks 3
+0 recv 0 5 0 $b
+0 send 0 6 0 16
+0 alltoall 0 64
+0 barrier 0
+end 0
+R
+done
+if expect_status ok 0 "$T" mpi ok -o rep; then
+    grep -Eq '^machine cm5: 3 ranks, predicted time [0-9.]+ us' ok.out ||
+        fail "ok: no totals line: $(tail -1 ok.out)"
+    [ "$(grep -c '^[0-2] ' ok.out)" = 3 ] || fail "ok: not one line per rank"
+    for f in ranks.csv calls.csv pairs.csv traffic.com; do
+        [ -s "rep/$f" ] || fail "ok: rep/$f missing"
+    done
+    want='src,dst,messages,bytes
+0,1,2,164
+0,2,2,264
+1,0,2,80
+1,2,1,64
+2,0,2,80
+2,1,1,64'
+    [ "$(cat rep/pairs.csv)" = "$want" ] || fail "ok: pairs.csv is $(cat rep/pairs.csv)"
+    grep -q '^recv,4,' rep/calls.csv || fail "ok: calls.csv: $(cat rep/calls.csv)"
+    if expect_status com 0 "$T" com info rep/traffic.com; then
+        grep -q 'n=3 nnz=6' com.out && grep -q 'total_bytes=716' com.out ||
+            fail "com info: $(cat com.out)"
+    fi
+    pass "mpi: the replay, its reports and its traffic matrix"
+fi
+expect_status paragon 0 "$T" mpi ok --machine paragon &&
+    grep -q '^machine paragon: 3 ranks' paragon.out && pass "mpi on paragon"
+
+# bad input: exit 2, the message, nothing written
+capture "$T/tr-trunc" 2
+printf 'mpptrace 1 rank 0 ranks 2\n0 send 1 0 0 8\n' >"$T/tr-trunc/rank-0.mpt"
+printf 'mpptrace 1 rank 1 ranks 2\n0 recv 0 0 0 8\nend 0\n' >"$T/tr-trunc/rank-1.mpt"
+expect_bad trunc 'truncated|end' mpi "$T/tr-trunc" -o out
+
+capture "$T/tr-unsup" 2
+printf 'mpptrace 1 rank 0 ranks 2\n0 send 1 0 0 8\nend 0\n' >"$T/tr-unsup/rank-0.mpt"
+printf 'mpptrace 1 rank 1 ranks 2\n0 recv 0 0 0 8\n0 unsupported MPI_Put\nend 0\n' \
+    >"$T/tr-unsup/rank-1.mpt"
+expect_bad unsup 'rank 1, call 1: MPI_Put cannot be replayed: one-sided communication' \
+    mpi "$T/tr-unsup" -o out
+
+capture "$T/tr-big" 40
+for r in $(seq 0 39); do
+    printf 'mpptrace 1 rank %s ranks 40\n0 barrier 0\nend 0\n' "$r" >"$T/tr-big/rank-$r.mpt"
+done
+expect_bad big 'the trace has 40 ranks, the machine 32 nodes' mpi "$T/tr-big" -o out
+expect_bad machine 'preset' mpi "$T/tr-big" --machine 'x: y'
+
+# a receive no send matches: exit 1, the rank, the call and its index
+capture dl 2
+printf 'mpptrace 1 rank 0 ranks 2\n0 barrier 0\nend 0\n' >dl/rank-0.mpt
+printf 'mpptrace 1 rank 1 ranks 2\n0 barrier 0\n0 recv 0 7 0 16\nend 0\n' >dl/rank-1.mpt
+if expect_status dl 1 "$T" mpi dl -o dlout network.watchdog_cycles=5000; then
+    grep -q 'deadlock' dl.err && grep -q 'rank 1 waits in MPI_Recv (call 1) from rank 0, tag 7' dl.err &&
+        [ ! -s dl.out ] && [ ! -e dlout ] && pass "mpi: the deadlock names the rank and the call" ||
+        { fail "dl: stderr:"; sed 's/^/    /' dl.err >&2; }
+fi
+finish
