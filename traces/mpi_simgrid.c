@@ -467,7 +467,7 @@ static int sg_int(sg_imp *m, const sg_act *a, uint32_t i, int64_t lo, int64_t hi
  * default datatype). */
 static int sg_bytes(sg_imp *m, const sg_act *a, uint32_t ci, uint32_t ti, uint64_t *out)
 {
-    int64_t c, t = -2;
+    int64_t c = 0, t = -2;
     int rc = sg_int(m, a, ci, 0, INT32_MAX, "a count", &c);
     if (rc)
         return rc;
@@ -491,7 +491,7 @@ static int sg_bytes(sg_imp *m, const sg_act *a, uint32_t ci, uint32_t ti, uint64
 /* A rank in field i (any: -333 allowed, becoming MPP_MPI_ANY). */
 static int sg_peer(sg_imp *m, const sg_act *a, uint32_t i, bool any, uint32_t *out, int64_t *raw)
 {
-    int64_t v;
+    int64_t v = 0;
     int rc = sg_int(m, a, i, any ? SG_ANY_SOURCE : 0, (int64_t)m->nranks - 1, "a rank", &v);
     if (rc)
         return rc;
@@ -506,7 +506,7 @@ static int sg_peer(sg_imp *m, const sg_act *a, uint32_t i, bool any, uint32_t *o
 /* A tag in field i (any: -444 allowed). */
 static int sg_tag(sg_imp *m, const sg_act *a, uint32_t i, bool any, uint32_t *out, int64_t *raw)
 {
-    int64_t v;
+    int64_t v = 0;
     int rc = sg_int(m, a, i, any ? SG_ANY_TAG : 0, INT32_MAX, "a tag", &v);
     if (rc)
         return rc;
