@@ -761,7 +761,7 @@ static int sg_interpret(sg_imp *m, uint32_t ai, double *cpu)
             (rc = sg_op(m, rk, ai, g ? MPP_MPI_GATHERV : MPP_MPI_ALLGATHERV, &e)) ||
             (rc = sg_bytes(m, a, 0, base, &e->bytes)))
             return rc;
-        e->peer = 0;
+        e->peer = g ? 0 : MPP_MPI_NONE;
         if (g && a->nnum > 1 + n && (rc = sg_peer(m, a, 1 + n, false, &e->peer, &raw)))
             return rc;
         if (!g || e->peer == a->rank)
