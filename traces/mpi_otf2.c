@@ -48,7 +48,8 @@
 #include "core/base/file.h"
 #include "traces/mpitrace.h"
 
-/* OTF2's anchor files begin with this (the archive's version line). */
+/* OTF2's anchor files (OTF2 3.0) begin with a header byte, an endianness
+ * byte and "OTF2" NUL; the name ends in ".otf2". */
 static const char otf2_magic[] = "OTF2";
 
 int mpp_mpitrace_sniff_otf2(const char *path)
@@ -62,7 +63,7 @@ int mpp_mpitrace_sniff_otf2(const char *path)
     char buf[8] = {0};
     size_t got = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    return got >= 4 && !memcmp(buf, otf2_magic, 4) ? 1 : 0;
+    return got >= 7 && !memcmp(buf + 2, otf2_magic, 5) ? 1 : 0;
 }
 
 #ifndef MPP_HAVE_OTF2
