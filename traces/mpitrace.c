@@ -45,12 +45,14 @@
 #include "traces/mpitrace.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/base/units.h"
 #include "traces/lineio.h"
@@ -933,12 +935,13 @@ static int rank_resolve(fin *f, uint32_t r)
                              "%s: expected K = %" PRIu64 " (%s of communicator %" PRIu32
                              "%s), got %" PRIu32,
                              name, c == MPP_MPI_ALLTOALLV ? want / 2 : want,
-                             want ? "the size" : "0 away from the root", id,
+                             want ? "the size" : "not the root", id,
                              comm_what(g, f->t->nranks),
                              c == MPP_MPI_ALLTOALLV ? e->n / 2 : e->n);
                 goto done;
             }
-            memcpy(out->counts + ncounts, k->val + e->first, (size_t)e->n * sizeof *k->val);
+            if (e->n)
+                memcpy(out->counts + ncounts, k->val + e->first, (size_t)e->n * sizeof *k->val);
             e->first = (uint32_t)ncounts;
             ncounts += e->n;
         }
@@ -971,7 +974,7 @@ static int rank_resolve(fin *f, uint32_t r)
             idmap_del(&s.reqs, e->req);
             e->req = q;
         } else if (is_completion(c)) {
-            const mpp_mpitb_status *st = k->st + e->req;
+            const mpp_mpitb_status *st = e->n ? k->st + e->req : NULL;
             for (uint32_t j = 0; j < e->n; j++) {
                 uint32_t fid = (uint32_t)k->val[e->first + j];
                 uint32_t q = idmap_get(&s.reqs, fid);
@@ -1167,4 +1170,699 @@ int mpp_mpitrace_find_unsupported(const mpp_mpitrace *t, uint32_t *rank, uint32_
                 return 0;
             }
     return -1;
+}
+
+/* ---- the capture format's reader ------------------------------------------------ */
+
+/* Reading one rank file: the line reader, the rank, scratch arrays for a
+ * line's lists (grown to the longest list read, never beyond what the
+ * line holds). */
+typedef struct rdr {
+    mpp_lines *lr;
+    mpp_mpitb *b;
+    uint64_t line;
+    uint32_t nranks, r;
+    char *s; /* the rest of the line being parsed */
+    uint64_t *vals;
+    uint64_t capvals;
+    mpp_mpitb_status *st;
+    uint64_t capst;
+    uint32_t *mem;
+    uint64_t capmem;
+} rdr;
+
+/* The next blank-separated word of the line, NUL-terminated in place, or
+ * NULL at its end. */
+static char *word(rdr *d)
+{
+    char *s = d->s;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s) {
+        d->s = s;
+        return NULL;
+    }
+    char *w = s;
+    while (*s && *s != ' ' && *s != '\t')
+        s++;
+    if (*s)
+        *s++ = '\0';
+    d->s = s;
+    return w;
+}
+
+/* The next word as an unsigned decimal number of at most max (any: "-1"
+ * gives MPP_MPI_ANY); errors say "expected EXPECT for WHAT, got '...'". */
+static int field(rdr *d, const char *what, const char *expect, uint64_t max, bool any,
+                 uint64_t *v)
+{
+    char *w = word(d);
+    if (!w)
+        return mpp_lines_error(d->lr, d->line, "expected %s for %s, got the end of the line",
+                               expect, what);
+    if (any && !strcmp(w, "-1")) {
+        *v = MPP_MPI_ANY;
+        return 0;
+    }
+    if (!mpp_units_u64(w, strlen(w), v) || *v > max)
+        return mpp_lines_error(d->lr, d->line, "expected %s for %s, got '%.40s%s'", expect, what,
+                               w, strlen(w) > 40 ? "..." : "");
+    return 0;
+}
+
+/* A world rank (DST, SRC, ROOT, a member); any: -1 (MPI_ANY_SOURCE). */
+static int f_rank(rdr *d, const char *what, bool any, uint32_t *out)
+{
+    char expect[96];
+    snprintf(expect, sizeof expect, "a world rank below %" PRIu32 "%s", d->nranks,
+             any ? " or -1 (MPI_ANY_SOURCE)" : "");
+    uint64_t v;
+    int rc = field(d, what, expect, d->nranks - 1, any, &v);
+    *out = (uint32_t)v;
+    return rc;
+}
+
+static int f_tag(rdr *d, const char *what, bool any, uint32_t *out)
+{
+    uint64_t v;
+    int rc = field(d, what, any ? "a tag 0 .. 2147483647 or -1 (MPI_ANY_TAG)"
+                                : "a tag 0 .. 2147483647",
+                   MAX_TAG, any, &v);
+    *out = (uint32_t)v;
+    return rc;
+}
+
+static int f_bytes(rdr *d, const char *what, uint64_t *out)
+{
+    return field(d, what, "a byte count 0 .. 2^40", MPP_MPITRACE_MAX_BYTES, false, out);
+}
+
+/* A communicator id, a request id (below 2^32 - 1). */
+static int f_id(rdr *d, const char *what, uint32_t *out)
+{
+    uint64_t v;
+    int rc = field(d, what, "an id 0 .. 4294967294", MPP_MPI_NONE - 1, false, &v);
+    *out = (uint32_t)v;
+    return rc;
+}
+
+/* A count K of values that follow on the line (each at least min_chars
+ * characters with its blank): checked against the line and the file
+ * before anything is allocated for them; max bounds it as the grammar
+ * does. */
+static int f_count(rdr *d, const char *what, uint64_t max, uint64_t per, uint32_t *out)
+{
+    uint64_t v;
+    char expect[64];
+    snprintf(expect, sizeof expect, "a count 0 .. %" PRIu64, max);
+    int rc = field(d, what, expect, max, false, &v);
+    if (rc)
+        return rc;
+    uint64_t room = (strlen(d->s) + 1) / 2; /* the most words the line still holds */
+    if (v * per > room)
+        return mpp_lines_error(d->lr, d->line,
+                               "%s = %" PRIu64 " announced, but the line holds at most %" PRIu64
+                               " more values",
+                               what, v, room);
+    if ((rc = mpp_lines_check_count(d->lr, d->line, v * per, 2, "values")))
+        return rc;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Room for n values (and statuses when st) in the scratch arrays. */
+static int scratch(rdr *d, uint64_t n, bool st)
+{
+    if (!grow((void **)&d->vals, &d->capvals, n, sizeof *d->vals, UINT32_MAX) ||
+        (st && !grow((void **)&d->st, &d->capst, n, sizeof *d->st, UINT32_MAX)))
+        return mpp_err_set(mpp_lines_err(d->lr), MPP_ENOMEM, "%s: out of memory",
+                           mpp_lines_path(d->lr));
+    return 0;
+}
+
+/* A completion C: REQ (a send) or REQ/SRC/TAG/BYTES (a receive, as
+ * matched), into vals[i] and st[i]. */
+static int f_completion(rdr *d, uint32_t i)
+{
+    char *w = word(d);
+    if (!w)
+        return mpp_lines_error(d->lr, d->line,
+                               "expected a completion REQ or REQ/SRC/TAG/BYTES, got the end of "
+                               "the line");
+    char *part[4];
+    int np = 0;
+    for (char *p = w;;) {
+        part[np++] = p;
+        p = strchr(p, '/');
+        if (!p || np == 4)
+            break;
+        *p++ = '\0';
+    }
+    if ((np != 1 && np != 4) || strchr(part[np - 1], '/'))
+        return mpp_lines_error(d->lr, d->line,
+                               "expected a completion REQ or REQ/SRC/TAG/BYTES, got '%.40s'", w);
+    /* parse each part as a word of its own */
+    char *rest = d->s;
+    uint64_t v;
+    d->s = part[0];
+    int rc = field(d, "a completion's REQ", "an id 0 .. 4294967294", MPP_MPI_NONE - 1, false, &v);
+    d->vals[i] = v;
+    d->st[i] = (mpp_mpitb_status){MPP_MPI_NONE, 0, 0};
+    if (!rc && np == 4) {
+        d->s = part[1];
+        rc = f_rank(d, "a completion's SRC", false, &d->st[i].peer);
+        if (!rc) {
+            d->s = part[2];
+            rc = f_tag(d, "a completion's TAG", false, &d->st[i].tag);
+        }
+        if (!rc) {
+            d->s = part[3];
+            rc = f_bytes(d, "a completion's BYTES", &d->st[i].bytes);
+        }
+    }
+    d->s = rest;
+    return rc;
+}
+
+/* The call named w, or MPP_MPI_NCALLS. */
+static int call_of(const char *w)
+{
+    for (int c = 0; c < MPP_MPI_NCALLS; c++)
+        if (!strcmp(w, mpp_mpi_call_names[c]))
+            return c;
+    return MPP_MPI_NCALLS;
+}
+
+/* One call line (after CPU): its fields into the builder. */
+static int parse_call(rdr *d, uint64_t cpu, const char *name)
+{
+    int c = call_of(name);
+    if (c == MPP_MPI_NCALLS)
+        return mpp_lines_error(d->lr, d->line,
+                               "unknown call '%.40s', expected a call of the capture format "
+                               "(send, isend, recv, irecv, wait, bcast, ...; docs/formats.md)",
+                               name);
+    mpp_mpi_event e;
+    memset(&e, 0, sizeof e);
+    e.call = (uint8_t)c;
+    e.cpu_ns = cpu;
+    uint32_t n = 0, k = 0;
+    bool st = false;
+    int rc = 0;
+    uint64_t v;
+    if (is_send(c) || is_isend(c)) {
+        if ((rc = f_rank(d, "DST", false, &e.peer)) || (rc = f_tag(d, "TAG", false, &e.tag)) ||
+            (rc = f_id(d, "COMM", &e.comm)) || (rc = f_bytes(d, "BYTES", &e.bytes)) ||
+            (is_isend(c) && (rc = f_id(d, "REQ", &e.req))))
+            return rc;
+    } else if (c == MPP_MPI_RECV) {
+        if ((rc = f_rank(d, "SRC", false, &e.peer)) || (rc = f_tag(d, "TAG", false, &e.tag)) ||
+            (rc = f_id(d, "COMM", &e.comm)) || (rc = f_bytes(d, "BYTES", &e.bytes)))
+            return rc;
+    } else if (c == MPP_MPI_IRECV) {
+        if ((rc = f_rank(d, "SRC", true, &e.peer)) || (rc = f_tag(d, "TAG", true, &e.tag)) ||
+            (rc = f_id(d, "COMM", &e.comm)) || (rc = f_id(d, "REQ", &e.req)))
+            return rc;
+    } else if (c == MPP_MPI_SENDRECV) {
+        if ((rc = f_rank(d, "DST", false, &e.peer)) || (rc = f_tag(d, "STAG", false, &e.tag)) ||
+            (rc = f_bytes(d, "SBYTES", &e.bytes)) || (rc = f_rank(d, "SRC", false, &e.peer2)) ||
+            (rc = f_tag(d, "RTAG", false, &e.tag2)) || (rc = f_bytes(d, "RBYTES", &e.bytes2)) ||
+            (rc = f_id(d, "COMM", &e.comm)))
+            return rc;
+    } else if (c == MPP_MPI_SENDRECV_REPLACE) {
+        if ((rc = f_rank(d, "DST", false, &e.peer)) || (rc = f_tag(d, "STAG", false, &e.tag)) ||
+            (rc = f_rank(d, "SRC", false, &e.peer2)) || (rc = f_tag(d, "RTAG", false, &e.tag2)) ||
+            (rc = f_bytes(d, "BYTES", &e.bytes)) || (rc = f_id(d, "COMM", &e.comm)))
+            return rc;
+    } else if (is_completion(c)) {
+        if ((rc = f_count(d, "K", UINT32_MAX - 1, 1, &n)) || (rc = scratch(d, n, true)))
+            return rc;
+        for (uint32_t i = 0; i < n; i++)
+            if ((rc = f_completion(d, i)))
+                return rc;
+        st = true;
+    } else if (c == MPP_MPI_PROBE || c == MPP_MPI_IPROBE) {
+        if ((rc = field(d, "FLAG", c == MPP_MPI_PROBE ? "1" : "0 or 1", 1, false, &v)))
+            return rc;
+        if (c == MPP_MPI_PROBE && v != 1)
+            return mpp_lines_error(d->lr, d->line, "expected 1 for FLAG (a probe always finds "
+                                                   "a message), got '0'");
+        e.flag = (uint8_t)v;
+        if ((rc = f_rank(d, "SRC", !e.flag, &e.peer)) || (rc = f_tag(d, "TAG", !e.flag, &e.tag)) ||
+            (rc = f_id(d, "COMM", &e.comm)) || (rc = f_bytes(d, "BYTES", &e.bytes)))
+            return rc;
+    } else if (c == MPP_MPI_REQUEST_FREE) {
+        if ((rc = f_id(d, "REQ", &e.req)))
+            return rc;
+    } else if (c == MPP_MPI_BARRIER || c == MPP_MPI_COMM_FREE) {
+        if ((rc = f_id(d, "COMM", &e.comm)))
+            return rc;
+    } else if (is_rooted(c)) {
+        bool vec = c == MPP_MPI_GATHERV || c == MPP_MPI_SCATTERV;
+        if ((rc = f_rank(d, "ROOT", false, &e.peer)) || (rc = f_id(d, "COMM", &e.comm)) ||
+            (rc = f_bytes(d, !vec ? "BYTES" : c == MPP_MPI_GATHERV ? "SBYTES" : "RBYTES",
+                          &e.bytes)))
+            return rc;
+        if (vec && ((rc = f_count(d, "K", d->nranks, 1, &n)) || (rc = scratch(d, n, false))))
+            return rc;
+        for (uint32_t i = 0; vec && i < n; i++)
+            if ((rc = f_bytes(d, "a block B", &d->vals[i])))
+                return rc;
+    } else if (c == MPP_MPI_ALLREDUCE || c == MPP_MPI_SCAN || c == MPP_MPI_EXSCAN ||
+               c == MPP_MPI_ALLGATHER || c == MPP_MPI_ALLTOALL ||
+               c == MPP_MPI_REDUCE_SCATTER_BLOCK) {
+        if ((rc = f_id(d, "COMM", &e.comm)) || (rc = f_bytes(d, "BYTES", &e.bytes)))
+            return rc;
+    } else if (is_vector(c)) { /* allgatherv, alltoallv, reduce_scatter */
+        uint32_t per = c == MPP_MPI_ALLTOALLV ? 2 : 1;
+        if ((rc = f_id(d, "COMM", &e.comm)) || (rc = f_count(d, "K", d->nranks, per, &k)) ||
+            (rc = scratch(d, (uint64_t)k * per, false)))
+            return rc;
+        n = k * per;
+        for (uint32_t i = 0; i < n; i++)
+            if ((rc = f_bytes(d, c == MPP_MPI_ALLTOALLV ? (i < k ? "a block S" : "a block R")
+                                                        : "a block B",
+                              &d->vals[i])))
+                return rc;
+    } else if (is_comm_new(c)) {
+        if ((rc = f_id(d, "PARENT", &e.comm)))
+            return rc;
+        uint64_t id;
+        if ((rc = field(d, "NEW", "an id 0 .. 4294967294 or -1 (MPI_COMM_NULL)",
+                        MPP_MPI_NONE - 1, true, &id)) ||
+            (rc = f_count(d, "K", d->nranks, 1, &k)))
+            return rc;
+        if (k > d->capmem &&
+            !grow((void **)&d->mem, &d->capmem, k, sizeof *d->mem, MPP_MPITRACE_MAX_RANKS))
+            return mpp_err_set(mpp_lines_err(d->lr), MPP_ENOMEM, "%s: out of memory",
+                               mpp_lines_path(d->lr));
+        for (uint32_t i = 0; i < k; i++)
+            if ((rc = f_rank(d, "a member M", false, &d->mem[i])))
+                return rc;
+        char *extra = word(d);
+        if (extra)
+            return mpp_lines_error(d->lr, d->line, "unexpected '%.40s' after the fields of %s",
+                                   extra, name);
+        mpp_mpitb_where(d->b, mpp_lines_path(d->lr), d->line);
+        if ((rc = mpp_mpitb_add(d->b, d->r, &e, NULL, NULL, 0)))
+            return rc;
+        return mpp_mpitb_comm(d->b, d->r, (uint32_t)id, d->mem, k);
+    } else { /* unsupported NAME */
+        char *w = word(d);
+        if (!w)
+            return mpp_lines_error(d->lr, d->line,
+                                   "expected the MPI call's NAME after unsupported, got the end "
+                                   "of the line");
+        mpp_mpitb_where(d->b, mpp_lines_path(d->lr), d->line);
+        if ((rc = mpp_mpitb_unsupported(d->b, d->r, w)))
+            return rc;
+    }
+    char *extra = word(d);
+    if (extra)
+        return mpp_lines_error(d->lr, d->line, "unexpected '%.40s' after the fields of %s", extra,
+                               name);
+    mpp_mpitb_where(d->b, mpp_lines_path(d->lr), d->line);
+    return mpp_mpitb_add(d->b, d->r, &e, d->vals, st ? d->st : NULL, n);
+}
+
+/* The next line that is not blank or a # comment: 1 with d->s, 0 at the
+ * end of the file, or an error. */
+static int next_line(rdr *d)
+{
+    int rc;
+    char *s;
+    while ((rc = mpp_lines_next(d->lr, &s, &d->line)) == 1) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s && *s != '#') {
+            d->s = s;
+            return 1;
+        }
+    }
+    return rc;
+}
+
+/* Rank d->r's file at path into d->b. */
+static int read_rank_file(rdr *d, const char *path, mpp_err *err)
+{
+    int rc = mpp_lines_open(&d->lr, path, MPP_MPITRACE_MAX_LINE, err);
+    if (rc)
+        return rc;
+    mpp_mpitb_where(d->b, path, 0);
+    /* the header: mpptrace 1 rank R ranks N */
+    if ((rc = next_line(d)) <= 0) {
+        if (rc == 0)
+            rc = mpp_lines_error(d->lr, d->line ? d->line : 1,
+                                 "empty file, expected the header 'mpptrace 1 rank %" PRIu32
+                                 " ranks %" PRIu32 "'",
+                                 d->r, d->nranks);
+        goto done;
+    }
+    char *w[6];
+    int nw = 0;
+    while (nw < 6 && (w[nw] = word(d)))
+        nw++;
+    uint64_t ver = 0, hr = 0, hn = 0;
+    if (nw != 6 || strcmp(w[0], "mpptrace") || strcmp(w[2], "rank") || strcmp(w[4], "ranks") ||
+        !mpp_units_u64(w[1], strlen(w[1]), &ver) || !mpp_units_u64(w[3], strlen(w[3]), &hr) ||
+        !mpp_units_u64(w[5], strlen(w[5]), &hn) || word(d)) {
+        rc = mpp_lines_error(d->lr, d->line,
+                             "expected the header 'mpptrace 1 rank %" PRIu32 " ranks %" PRIu32
+                             "'",
+                             d->r, d->nranks);
+        goto done;
+    }
+    if (ver != MPP_MPITRACE_VERSION) {
+        rc = mpp_lines_error(d->lr, d->line,
+                             "capture format version %s is not supported, expected 1", w[1]);
+        goto done;
+    }
+    if (hr != d->r || hn != d->nranks) {
+        rc = mpp_lines_error(d->lr, d->line,
+                             "the header says rank %s of %s ranks, expected rank %" PRIu32
+                             " of %" PRIu32,
+                             w[3], w[5], d->r, d->nranks);
+        goto done;
+    }
+    bool ended = false;
+    uint64_t end_line = 0;
+    while ((rc = next_line(d)) == 1) {
+        if (ended) {
+            rc = mpp_lines_error(d->lr, d->line,
+                                 "a call after the `end` line %" PRIu64 ", expected nothing",
+                                 end_line);
+            goto done;
+        }
+        char *first = word(d);
+        uint64_t cpu;
+        if (!strcmp(first, "end")) {
+            if ((rc = field(d, "the end's CPU", "a CPU time in nanoseconds", UINT64_MAX, false,
+                            &cpu)))
+                goto done;
+            char *extra = word(d);
+            if (extra) {
+                rc = mpp_lines_error(d->lr, d->line, "unexpected '%.40s' after 'end CPU'",
+                                     extra);
+                goto done;
+            }
+            mpp_mpitb_where(d->b, path, d->line);
+            if ((rc = mpp_mpitb_end(d->b, d->r, cpu)))
+                goto done;
+            ended = true;
+            end_line = d->line;
+            continue;
+        }
+        if (!mpp_units_u64(first, strlen(first), &cpu)) {
+            rc = mpp_lines_error(d->lr, d->line,
+                                 "expected a CPU time in nanoseconds then a call (or 'end "
+                                 "CPU'), got '%.40s'",
+                                 first);
+            goto done;
+        }
+        char *name = word(d);
+        if (!name) {
+            rc = mpp_lines_error(d->lr, d->line,
+                                 "expected a call after the CPU time, got the end of the line");
+            goto done;
+        }
+        if ((rc = parse_call(d, cpu, name)))
+            goto done;
+    }
+    if (rc == 0 && !ended)
+        rc = mpp_err_set(err, MPP_EFORMAT,
+                         "%s: truncated: no `end` line (the program did not reach "
+                         "MPI_Finalize, or the file was cut)",
+                         path);
+done:
+    mpp_lines_close(d->lr);
+    d->lr = NULL;
+    return rc;
+}
+
+static void rdr_free(rdr *d)
+{
+    free(d->vals);
+    free(d->st);
+    free(d->mem);
+}
+
+int mpp_mpitrace_read_rank(mpp_mpitrace *t, uint32_t r, const char *path, mpp_err *err)
+{
+    if (t->rank || t->nranks == 0 || t->nranks > MPP_MPITRACE_MAX_RANKS || r >= t->nranks)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "%s: mpp_mpitrace_read_rank needs an empty trace of 1 .. %u ranks "
+                           "and a rank below it",
+                           path, MPP_MPITRACE_MAX_RANKS);
+    rdr d;
+    memset(&d, 0, sizeof d);
+    d.nranks = t->nranks;
+    d.r = r;
+    if (!(d.b = mpp_mpitb_new(t->nranks, MPP_MPITRACE_CAPTURE, err)))
+        return err ? err->code : MPP_ENOMEM;
+    int rc = read_rank_file(&d, path, err);
+    rdr_free(&d);
+    if (rc) {
+        mpp_mpitb_free(d.b);
+        return rc;
+    }
+    mpp_mpitrace *one;
+    if ((rc = finish(d.b, &one, r)))
+        return rc;
+    *t = *one;
+    free(one);
+    return 0;
+}
+
+/* ---- capture folders ----------------------------------------------------------- */
+
+/* "a/b" joined as "a/b/name" (malloc'd), or NULL. */
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), n = strlen(name);
+    char *p = malloc(a + n + 2);
+    if (p) {
+        memcpy(p, dir, a);
+        p[a] = '/';
+        memcpy(p + a + 1, name, n + 1);
+    }
+    return p;
+}
+
+/* The meta file: `mpptrace 1`, then `ranks N`, `host_ops_per_s X` and an
+ * optional `library TEXT`, each once, in any order. */
+static int read_meta(const char *path, uint32_t *nranks, double *ops, char *lib, size_t libsz,
+                     mpp_err *err)
+{
+    rdr d;
+    memset(&d, 0, sizeof d);
+    int rc = mpp_lines_open(&d.lr, path, 4096, err);
+    if (rc)
+        return rc;
+    uint64_t seen_ranks = 0, seen_ops = 0, seen_lib = 0, n = 0;
+    if ((rc = next_line(&d)) <= 0) {
+        if (rc == 0)
+            rc = mpp_lines_error(d.lr, 1, "empty file, expected 'mpptrace 1'");
+        goto done;
+    }
+    char *w0 = word(&d), *w1 = word(&d);
+    uint64_t ver;
+    if (strcmp(w0, "mpptrace") || !w1 || !mpp_units_u64(w1, strlen(w1), &ver) || word(&d)) {
+        rc = mpp_lines_error(d.lr, d.line, "expected 'mpptrace 1' (a capture's meta file)");
+        goto done;
+    }
+    if (ver != MPP_MPITRACE_VERSION) {
+        rc = mpp_lines_error(d.lr, d.line, "capture format version %s is not supported, "
+                                           "expected 1", w1);
+        goto done;
+    }
+    while ((rc = next_line(&d)) == 1) {
+        char *key = word(&d);
+        uint64_t *seen = !strcmp(key, "ranks")            ? &seen_ranks
+                         : !strcmp(key, "host_ops_per_s") ? &seen_ops
+                         : !strcmp(key, "library")        ? &seen_lib
+                                                          : NULL;
+        if (!seen) {
+            rc = mpp_lines_error(d.lr, d.line,
+                                 "unknown key '%.40s', expected ranks, host_ops_per_s or "
+                                 "library",
+                                 key);
+            goto done;
+        }
+        if (*seen) {
+            rc = mpp_lines_error(d.lr, d.line, "%s given twice (first on line %" PRIu64 ")", key,
+                                 *seen);
+            goto done;
+        }
+        *seen = d.line;
+        if (seen == &seen_lib) {
+            while (*d.s == ' ' || *d.s == '\t')
+                d.s++;
+            snprintf(lib, libsz, "%s", d.s);
+            continue;
+        }
+        char *v = word(&d);
+        char *extra = v ? word(&d) : NULL;
+        if (seen == &seen_ranks) {
+            if (!v || extra || !mpp_units_u64(v, strlen(v), &n) || n == 0 ||
+                n > MPP_MPITRACE_MAX_RANKS) {
+                rc = mpp_lines_error(d.lr, d.line, "expected ranks 1 .. %u, got '%.40s'",
+                                     MPP_MPITRACE_MAX_RANKS, v ? v : "");
+                goto done;
+            }
+        } else if (!v || extra || !mpp_units_double(v, ops) || !(*ops > 0) || *ops > 1e18) {
+            rc = mpp_lines_error(d.lr, d.line,
+                                 "expected host_ops_per_s, a number above 0 (at most 1e18), got "
+                                 "'%.40s'",
+                                 v ? v : "");
+            goto done;
+        }
+    }
+    if (rc == 0 && (!seen_ranks || !seen_ops))
+        rc = mpp_err_set(err, MPP_EFORMAT, "%s: no `%s` line, expected one", path,
+                         !seen_ranks ? "ranks N" : "host_ops_per_s X");
+    *nranks = (uint32_t)n;
+done:
+    mpp_lines_close(d.lr);
+    return rc;
+}
+
+/* Whether path is a regular file. */
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The capture in folder dir whose meta file is meta. */
+static int read_capture(const char *dir, const char *meta, mpp_mpitrace **out, mpp_err *err)
+{
+    *out = NULL;
+    uint32_t n = 0;
+    double ops = 0;
+    char lib[128] = "";
+    int rc = read_meta(meta, &n, &ops, lib, sizeof lib, err);
+    if (rc)
+        return rc;
+    /* every rank file is there before any per-rank memory is taken */
+    char name[64];
+    for (uint32_t r = 0; r < n; r++) {
+        snprintf(name, sizeof name, "rank-%" PRIu32 ".mpt.gz", r);
+        char *gz = join(dir, name), *plain = gz ? join(dir, name) : NULL;
+        if (!plain) {
+            free(gz);
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        }
+        plain[strlen(plain) - 3] = '\0';
+        bool g = is_file(gz), p = is_file(plain);
+        if (!g && !p)
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s: missing (%s says ranks %" PRIu32 ": expected rank-R.mpt.gz "
+                             "or rank-R.mpt for R = 0 .. %" PRIu32 ")",
+                             gz, meta, n, n - 1);
+        else if (g && p)
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%s: both it and %s are there, expected one file per rank", gz,
+                             plain);
+        free(gz);
+        free(plain);
+        if (rc)
+            return rc;
+    }
+    rdr d;
+    memset(&d, 0, sizeof d);
+    d.nranks = n;
+    if (!(d.b = mpp_mpitb_new(n, MPP_MPITRACE_CAPTURE, err)))
+        return err ? err->code : MPP_ENOMEM;
+    for (uint32_t r = 0; r < n && !rc; r++) {
+        snprintf(name, sizeof name, "rank-%" PRIu32 ".mpt.gz", r);
+        char *path = join(dir, name);
+        if (!path) {
+            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            break;
+        }
+        if (!is_file(path))
+            path[strlen(path) - 3] = '\0';
+        d.r = r;
+        rc = read_rank_file(&d, path, err);
+        free(path);
+    }
+    rdr_free(&d);
+    if (rc) {
+        mpp_mpitb_free(d.b);
+        return rc;
+    }
+    if ((rc = mpp_mpitb_finish(d.b, out)))
+        return rc;
+    (*out)->host_ops_per_s = ops;
+    snprintf((*out)->library, sizeof (*out)->library, "%s", lib);
+    return 0;
+}
+
+/* What the first line of the file at path says: 1 a capture meta file
+ * (`mpptrace 1`), 2 a capture rank file, 0 neither; or MPP_EIO. */
+static int sniff_capture(const char *path, mpp_err *err)
+{
+    mpp_err quiet;
+    rdr d;
+    memset(&d, 0, sizeof d);
+    int rc = mpp_lines_open(&d.lr, path, 4096, &quiet);
+    if (rc)
+        return rc == MPP_EIO ? mpp_err_set(err, rc, "%s", quiet.msg) : rc;
+    int kind = 0;
+    if (next_line(&d) == 1) {
+        char *w0 = word(&d), *w1 = word(&d), *w2 = word(&d);
+        if (!strcmp(w0, "mpptrace") && w1)
+            kind = w2 && !strcmp(w2, "rank") ? 2 : 1;
+    }
+    mpp_lines_close(d.lr);
+    return kind;
+}
+
+int mpp_mpitrace_load(const char *path, mpp_mpitrace **out, mpp_err *err)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        char *meta = join(path, "capture.mpt");
+        if (!meta)
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        int rc = 1;
+        if (is_file(meta))
+            rc = read_capture(path, meta, out, err);
+        free(meta);
+        if (rc <= 0)
+            return rc;
+    } else {
+        int kind = sniff_capture(path, err);
+        if (kind < 0)
+            return kind;
+        if (kind == 2)
+            return mpp_err_set(err, MPP_EFORMAT,
+                               "%s: a capture's rank file, expected its folder or its "
+                               "capture.mpt",
+                               path);
+        if (kind == 1) {
+            char *dir = malloc(strlen(path) + 2);
+            if (!dir)
+                return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            strcpy(dir, path);
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                slash[slash == dir] = '\0';
+            else
+                strcpy(dir, ".");
+            int rc = read_capture(dir, path, out, err);
+            free(dir);
+            return rc;
+        }
+    }
+    /* ---- the other trace kinds, told apart by their contents: each
+     * importer adds its line here (SimGrid time-independent, OTF2). ---- */
+
+    return mpp_err_set(err, MPP_EFORMAT,
+                       "%s: not an MPI trace (expected a capture folder, a SimGrid "
+                       "time-independent trace or an OTF2 archive)",
+                       path);
 }
