@@ -218,6 +218,16 @@ int main(void)
         t = NULL;
     }
 
+    /* mpp_mpitrace_load: the anchor file, or the folder holding it */
+    for (int i = 0; i < 2; i++) {
+        rc = mpp_mpitrace_load(i ? tmp : anchor, &t, &err);
+        CHECKF(rc == 0 && t && t->source == MPP_MPITRACE_OTF2, "%s", err.msg);
+        if (!rc)
+            check_matrix(t);
+        mpp_mpitrace_free(t);
+        t = NULL;
+    }
+
     /* damaged: an event file cut short, then the global definitions */
     snprintf(path, sizeof path, "%s/trace/101.evt", tmp);
     cut(path);

@@ -141,8 +141,20 @@ int main(int argc, char **argv)
         mpp_mpitrace_free(t);
         t = NULL;
     }
+    /* mpp_mpitrace_load tells it apart by its contents */
+    rc = mpp_mpitrace_load(path, &t, &err);
+    CHECKF(rc == 0 && t && t->source == MPP_MPITRACE_SIMGRID, "%s", err.msg);
+    if (!rc) {
+        check_matrix(t, "mpp_mpitrace_load");
+        mpp_mpitrace_free(t);
+        t = NULL;
+    }
     snprintf(path, sizeof path, "%s/test/data/simgrid/trace_files/rank-1.txt", src);
     CHECK(mpp_mpitrace_sniff_simgrid(path) == 1);
+    /* one rank's file alone: rank 0 of a trace whose other ranks are missing */
+    rc = mpp_mpitrace_load(path, &t, &err);
+    CHECKF(rc == MPP_EFORMAT && strstr(err.msg, "rank-1.txt:3: send: expected a rank"), "%s",
+           err.msg);
     snprintf(path, sizeof path, "%s/test/data/simgrid/prog.c", src);
     CHECK(mpp_mpitrace_sniff_simgrid(path) == 0);
 

@@ -37,6 +37,8 @@
  * Invariants: I1 an OTF2 request id maps to one live request of its rank;
  * I2 every peer is translated through its communicator's members.
  * Without OTF2 (no MPP_HAVE_OTF2) the importer refuses with a message. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,48 @@ int mpp_mpitrace_sniff_otf2(const char *path)
     size_t got = fread(buf, 1, sizeof buf, f);
     fclose(f);
     return got >= 7 && !memcmp(buf + 2, otf2_magic, 5) ? 1 : 0;
+}
+
+int mpp_mpitrace_find_otf2(const char *dir, char **anchor, mpp_err *err)
+{
+    *anchor = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return mpp_err_set(err, MPP_EIO, "cannot read %.300s: %s", dir, strerror(errno));
+    int n = 0;
+    char first[2][128] = {{0}};
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".otf2"))
+            continue;
+        char *p = malloc(strlen(dir) + len + 2);
+        if (!p) {
+            closedir(d);
+            free(*anchor);
+            *anchor = NULL;
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+        }
+        sprintf(p, "%s/%s", dir, de->d_name);
+        if (!mpp_mpitrace_sniff_otf2(p)) {
+            free(p);
+            continue;
+        }
+        if (n < 2)
+            snprintf(first[n], sizeof first[n], "%.100s", de->d_name);
+        if (n++ == 0)
+            *anchor = p;
+        else
+            free(p);
+    }
+    closedir(d);
+    if (n > 1) {
+        free(*anchor);
+        *anchor = NULL;
+        return mpp_err_set(err, MPP_EFORMAT, "%.300s: %d OTF2 anchor files (%s, %s, ...): name "
+                           "the one to read", dir, n, first[0], first[1]);
+    }
+    return n;
 }
 
 #ifndef MPP_HAVE_OTF2

@@ -277,5 +277,10 @@ int mpp_mpitrace_sniff_simgrid(const char *path);
 int mpp_mpitrace_load_otf2(const char *path, mpp_mpitrace **out, mpp_err *err);
 /* 1 when path is an OTF2 anchor file (its first bytes), 0 otherwise. */
 int mpp_mpitrace_sniff_otf2(const char *path);
+/* The one OTF2 anchor file (*.otf2 with OTF2's header) in folder dir: 1
+ * with *anchor (malloc'd path, the caller frees), 0 when there is none,
+ * MPP_EFORMAT "DIR: N OTF2 anchor files (...): name one" when there are
+ * several, MPP_EIO when dir cannot be read. */
+int mpp_mpitrace_find_otf2(const char *dir, char **anchor, mpp_err *err);
 
 #endif
