@@ -18,6 +18,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg libyaml-dev || need+=(libyaml-dev)
   have_pkg zlib1g-dev || need+=(zlib1g-dev)
   have_pkg libmetis-dev || need+=(libmetis-dev)
+  have_pkg libotf2-trace-dev || need+=(libotf2-trace-dev)  # OTF2 importer (test_mpi_otf2)
+  have_pkg libsimgrid-dev || need+=(libsimgrid-dev)  # smpicc/smpirun (test_mpi_simgrid's live part)
 fi
 
 if [ "${1:-}" = fuzz ]; then

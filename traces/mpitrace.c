@@ -1860,6 +1860,19 @@ int mpp_mpitrace_load(const char *path, mpp_mpitrace **out, mpp_err *err)
     }
     /* ---- the other trace kinds, told apart by their contents: each
      * importer adds its line here (SimGrid time-independent, OTF2). ---- */
+    if (S_ISDIR(st.st_mode)) {
+        char *anchor = NULL;
+        int rc = mpp_mpitrace_find_otf2(path, &anchor, err);
+        if (rc == 1)
+            rc = mpp_mpitrace_load_otf2(anchor, out, err);
+        free(anchor);
+        if (rc <= 0 && (rc < 0 || *out))
+            return rc;
+    } else if (mpp_mpitrace_sniff_otf2(path)) {
+        return mpp_mpitrace_load_otf2(path, out, err);
+    } else if (mpp_mpitrace_sniff_simgrid(path)) {
+        return mpp_mpitrace_load_simgrid(path, out, err);
+    }
 
     return mpp_err_set(err, MPP_EFORMAT,
                        "%s: not an MPI trace (expected a capture folder, a SimGrid "

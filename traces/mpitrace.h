@@ -256,4 +256,31 @@ int mpp_mpitb_end(mpp_mpitb *b, uint32_t r, uint64_t cpu_ns);
 int mpp_mpitb_finish(mpp_mpitb *b, mpp_mpitrace **out);
 void mpp_mpitb_free(mpp_mpitb *b);
 
+/* ------------------------------------------------------------------------
+ * The importers (traces/mpi_simgrid.c, traces/mpi_otf2.c), called by
+ * mpp_mpitrace_load after it has told the formats apart; docs/formats.md,
+ * "Importing SimGrid and OTF2 traces", gives what maps to what. */
+
+/* Import a SimGrid time-independent trace: path is its main file (the rank
+ * files' paths, one a line, relative to its folder) or a file of actions.
+ * flops_per_ns is 1.0: cpu_ns holds flops. MPP_EFORMAT "FILE:LINE: what
+ * was expected" for a malformed trace, a derived datatype, a receive that
+ * no send can match; MPP_EIO, MPP_ENOMEM. *out owned by the caller. */
+int mpp_mpitrace_load_simgrid(const char *path, mpp_mpitrace **out, mpp_err *err);
+/* 1 when path's first line is a SimGrid action, or the path of a file
+ * whose first line is one; 0 otherwise (never an error). */
+int mpp_mpitrace_sniff_simgrid(const char *path);
+
+/* Import an OTF2 archive's MPI events: path is the anchor file (*.otf2).
+ * MPP_EFORMAT "PATH: OTF2's error" for a damaged archive, or "PATH: an
+ * OTF2 archive, but OTF2 support was not built in (...)" without OTF2. */
+int mpp_mpitrace_load_otf2(const char *path, mpp_mpitrace **out, mpp_err *err);
+/* 1 when path is an OTF2 anchor file (its first bytes), 0 otherwise. */
+int mpp_mpitrace_sniff_otf2(const char *path);
+/* The one OTF2 anchor file (*.otf2 with OTF2's header) in folder dir: 1
+ * with *anchor (malloc'd path, the caller frees), 0 when there is none,
+ * MPP_EFORMAT "DIR: N OTF2 anchor files (...): name one" when there are
+ * several, MPP_EIO when dir cannot be read. */
+int mpp_mpitrace_find_otf2(const char *dir, char **anchor, mpp_err *err);
+
 #endif
