@@ -48,6 +48,7 @@
 #include "core/cli/bench.h"
 #include "core/cli/cmd_app.h"
 #include "core/cli/cmd_bcast.h"
+#include "core/cli/cmd_capture.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_schedule.h"
@@ -91,6 +92,7 @@ static const char help_main[] =
     "  replay EXP.yaml  record or replay operation and message traces of a run\n"
     "  bcast show ...   s-to-p broadcasting: draw a source distribution on a mesh\n"
     "  app wolff|lee    the irregular applications (Wolff cluster, Lee routing)\n"
+    "  capture -o DIR -- CMD  run an MPI program, capturing its calls (PMPI)\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
     "                   schedulers, broadcasts) with their parameters, and the\n"
     "                   presets\n"
@@ -982,6 +984,7 @@ static const command commands[] = {
     {"replay", mpp_cmd_replay},
     {"bcast", mpp_cmd_bcast, true},
     {"app", mpp_cmd_app, true},
+    {"capture", mpp_cmd_capture},
 };
 
 static const command *find_command(const char *name)
