@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     } else {
         MPI_Send(buf, rank, MPI_INT, 0, 10 + rank, MPI_COMM_WORLD);
     }
+    MPI_Barrier(MPI_COMM_WORLD); /* no later message can match those wildcards */
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     MPI_Request r[2];
     MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &r[0]);
@@ -93,6 +94,7 @@ for r in 0 1 2 3; do
     sed '1d;$d' "r$r" | grep -Evq '^[0-9]+ [a-z_]+( |$)' && fail "rank $r: a line without CPU time"
     grep -q ' unsupported MPI_Win_create$' "r$r" || fail "rank $r: no unsupported MPI_Win_create"
     grep -Eq '^[0-9]+ allreduce 0 4$' "r$r" || fail "rank $r: no allreduce 0 4"
+    grep -Eq '^[0-9]+ barrier 0$' "r$r" || fail "rank $r: no barrier 0"
 done
 # rank 0: three wildcard receives, as they matched (source, tag 10+source, 4 x source bytes)
 got=$(awk '$2 == "recv" && $4 != 3 { print $3, $4, $5, $6 }' r0 | sort | tr '\n' ';')
