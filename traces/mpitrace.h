@@ -124,8 +124,14 @@ typedef struct mpp_mpi_event {
     uint8_t flag;       /* iprobe: found */
     uint32_t comm;      /* index into the trace's communicators (global, see below) */
     uint32_t peer;      /* world rank: DST, SRC (as matched), ROOT; MPP_MPI_NONE */
-    uint32_t peer2;     /* sendrecv(_replace): SRC */
-    uint32_t tag, tag2; /* TAG (sends; receives as matched), sendrecv's RTAG */
+    uint32_t peer2;     /* sendrecv(_replace): SRC; irecv: SRC as posted (MPP_MPI_ANY);
+                           comm_*: the parent communicator (global index) */
+    uint32_t tag, tag2; /* TAG (sends; receives as matched), sendrecv's RTAG;
+                           irecv: tag2 = TAG as posted (MPP_MPI_ANY). An irecv
+                           never completed (freed, or live at the end) has
+                           peer and tag MPP_MPI_NONE and bytes 0. A comm_*
+                           event's comm is the new communicator, MPP_MPI_NONE
+                           when this rank is in none. */
     uint64_t bytes, bytes2; /* BYTES; sendrecv's RBYTES */
     uint32_t req;       /* isend/irecv/request_free: the request's index in the rank's
                            request table (see below) */
@@ -223,6 +229,15 @@ void mpp_mpitb_where(mpp_mpitb *b, const char *file, uint64_t line);
  * completions and vectors given as arrays (vals: for completions the
  * request ids, the receive statuses in st[0..n) (st[i].peer MPP_MPI_NONE
  * for a send's request); for vectors the counts). */
+/* The fields as in mpp_mpi_event, with these differences: ANY is
+ * MPP_MPI_ANY; an irecv gives SRC and TAG as posted; a comm_* event gives
+ * ev.comm = PARENT (the file's id) and is followed by mpp_mpitb_comm for
+ * the new one; a completion's ev.req is unused, vals are its request ids
+ * and st may be NULL (all sends); an unsupported event follows
+ * mpp_mpitb_unsupported. Context-free errors (a world rank >= nranks, a
+ * tag or BYTES out of range, a call after `end`) are reported here, with
+ * the FILE:LINE of mpp_mpitb_where; the rest by mpp_mpitb_finish. On an
+ * error the caller still frees b (mpp_mpitb_free). */
 typedef struct mpp_mpitb_status {
     uint32_t peer, tag;
     uint64_t bytes;
