@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what mppnet needs to build, test and plot, with apt, when it is
 # missing: a C compiler, meson, ninja, pkg-config, libyaml, zlib, METIS
-# (mesh partitioning; the build works without it) and gnuplot (plots only).
+# (mesh partitioning; the build works without it), gnuplot (plots only) and
+# Open MPI (libopenmpi-dev, openmpi-bin: the capture library and its tests,
+# docs/capture.md; the build works without it).
 # Used by ./run.sh and ./test.sh; safe to run again. `deps.sh fuzz` also
 # installs clang and its compiler-rt libraries (libFuzzer, for the fuzz
 # harnesses of test/fuzz; Debian packages them as libclang-rt-dev).
@@ -20,6 +22,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg libmetis-dev || need+=(libmetis-dev)
   have_pkg libotf2-trace-dev || need+=(libotf2-trace-dev)  # OTF2 importer (test_mpi_otf2)
   have_pkg libsimgrid-dev || need+=(libsimgrid-dev)  # smpicc/smpirun (test_mpi_simgrid's live part)
+  have_pkg libopenmpi-dev || need+=(libopenmpi-dev)
+  have_pkg openmpi-bin || need+=(openmpi-bin)
 fi
 
 if [ "${1:-}" = fuzz ]; then

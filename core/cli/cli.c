@@ -49,6 +49,7 @@
 #include "core/cli/cmd_app.h"
 #include "core/cli/cmd_mpi.h"
 #include "core/cli/cmd_bcast.h"
+#include "core/cli/cmd_capture.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_schedule.h"
@@ -93,6 +94,7 @@ static const char help_main[] =
     "  bcast show ...   s-to-p broadcasting: draw a source distribution on a mesh\n"
     "  app wolff|lee    the irregular applications (Wolff cluster, Lee routing)\n"
     "  mpi TRACE        replay an MPI trace re-timed on a machine preset\n"
+    "  capture -o DIR -- CMD  run an MPI program, capturing its calls (PMPI)\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
     "                   schedulers, broadcasts) with their parameters, and the\n"
     "                   presets\n"
@@ -985,6 +987,7 @@ static const command commands[] = {
     {"bcast", mpp_cmd_bcast, true},
     {"app", mpp_cmd_app, true},
     {"mpi", mpp_cmd_mpi},
+    {"capture", mpp_cmd_capture},
 };
 
 static const command *find_command(const char *name)
