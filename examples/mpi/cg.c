@@ -328,7 +328,9 @@ int main(int argc, char **argv)
     double *pv = calloc((size_t)nloc, sizeof *pv), *ap = malloc((size_t)nown * sizeof *ap);
     double *sbuf = malloc((size_t)(nsend + 1) * sizeof *sbuf);
     MPI_Request *req = malloc(2 * (size_t)p * sizeof *req);
-    if (!x || !r || !pv || !ap || !sbuf || !req)
+    /* statuses, not MPI_STATUSES_IGNORE: gcc misreads MPICH's */
+    MPI_Status *st = malloc(2 * (size_t)p * sizeof *st);
+    if (!x || !r || !pv || !ap || !sbuf || !req || !st)
         ex_die(PROG, "out of memory");
     for (long i = 0; i < nown; i++) {
         r[i] = 1.0 + (double)(order[i] % 7) / 10.0; /* r = b - A x, x = 0 */
@@ -354,7 +356,7 @@ int main(int argc, char **argv)
                           &req[nreq++]);
                 ex_pairs_send(q, (uint64_t)scnt[q] * sizeof(double));
             }
-        MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        MPI_Waitall(nreq, req, st);
         double pap_loc = 0, pap;
         for (long i = 0; i < nown; i++) {
             long v = order[i];
@@ -388,6 +390,7 @@ int main(int argc, char **argv)
     free(ap);
     free(sbuf);
     free(req);
+    free(st);
     free(slist);
     free(sfirst);
     free(rfirst);

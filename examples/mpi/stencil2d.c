@@ -123,6 +123,7 @@ int main(int argc, char **argv)
             }
         } else {
             MPI_Request req[8];
+            MPI_Status st[8]; /* not MPI_STATUSES_IGNORE: gcc misreads MPICH's */
             int nreq = 0;
             for (int d = 0; d < 4; d++) {
                 if (nb[d ^ 1] == rank)
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
                 MPI_Isend(sb[d], (int)len[d], MPI_DOUBLE, nb[d], d, MPI_COMM_WORLD, &req[nreq++]);
                 ex_pairs_send(nb[d], (uint64_t)len[d] * sizeof(double));
             }
-            MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+            MPI_Waitall(nreq, req, st);
         }
         /* unpack into the ghost layer: rb[0] came from the west */
         for (long j = 1; j <= ny; j++) {
