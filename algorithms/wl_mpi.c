@@ -114,7 +114,7 @@ static const mpp_param mpi_params[] = {
      "call), ignore"},
     {"compute_factor", MPP_PT_DOUBLE, offsetof(mpi_cfg, compute_factor), "1", 0, 1e9, NULL,
      "compute: scale: node CPU cycles per host operation (SimGrid: per flop)"},
-    {"compute_cycles", MPP_PT_U64, offsetof(mpi_cfg, compute_cycles), "0", 0, 1e15, NULL,
+    {"compute_cycles", MPP_PT_U64, offsetof(mpi_cfg, compute_cycles), "0", 0, 1e12, NULL,
      "compute: fixed: node CPU cycles before every call"},
     {"host_mhz", MPP_PT_DOUBLE, offsetof(mpi_cfg, host_mhz), "1000", 1e-3, 1e9, NULL,
      "compute: scale: the host's speed in millions of operations a second when the trace "

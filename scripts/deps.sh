@@ -24,6 +24,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg libsimgrid-dev || need+=(libsimgrid-dev)  # smpicc/smpirun (test_mpi_simgrid's live part)
   have_pkg libopenmpi-dev || need+=(libopenmpi-dev)
   have_pkg openmpi-bin || need+=(openmpi-bin)
+  have_pkg libmpich-dev || need+=(libmpich-dev)  # cli_mpi_examples' MPICH part
+  have_pkg mpich || need+=(mpich)
 fi
 
 if [ "${1:-}" = fuzz ]; then

@@ -17,8 +17,9 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ -f "$LIB" ] || skip "no MPI (install libopenmpi-dev openmpi-bin): this build has no $LIB"
 [ -x "$EX/stencil2d" ] || skip "this build has no example programs ($EX)"
 ldd "$LIB" 2>/dev/null | grep -q libmpich && skip "the capture library of this build is MPICH's (the test drives Open MPI's)"
-MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
-command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
+MPIRUN=(mpirun.openmpi --allow-run-as-root --oversubscribe)
+command -v mpirun.openmpi >/dev/null 2>&1 || MPIRUN[0]=mpirun
+command -v "${MPIRUN[0]}" >/dev/null 2>&1 || skip "no mpirun"
 PAIRS=$SRCDIR/test/mpi_pairs.sh
 MESH=$SRCDIR/traces/data/naca0012_2817.msh.gz
 
@@ -84,5 +85,28 @@ if command -v mpicc.mpich >/dev/null 2>&1 && command -v mpirun.mpich >/dev/null 
     fi
 else
     echo "note: MPICH part skipped (no mpicc.mpich / mpirun.mpich: apt-get install libmpich-dev mpich)"
+fi
+
+# SimGrid: the stencil built with smpicc and traced with smpirun -trace-ti,
+# imported and replayed: the same traffic matrix as its PMPI capture (and
+# as the program's own counts)
+if command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1; then
+    printf 'node-0\nnode-1\nnode-2\nnode-3\n' >"$T/hosts"
+    if smpicc -O1 -o "$T/stencil2d-sg" "$SRCDIR/examples/mpi/stencil2d.c" "$SRCDIR/examples/mpi/pairs.c" \
+        -I"$SRCDIR/examples/mpi" -lm -lz >"$T/sgcc.log" 2>&1 &&
+        (cd "$T" && smpirun -trace-ti --cfg=tracing/filename:sg -np 4 \
+            -platform "$SRCDIR/test/data/simgrid/platform.xml" -hostfile hosts \
+            ./stencil2d-sg $(args_of stencil2d) >sg.stdout 2>sg.err); then
+        check simgrid-stencil2d-4 "$T/sg" "$T/sg.stdout"
+        if cmp -s "$T/r-simgrid-stencil2d-4/pairs.csv" "$T/r-ompi-stencil2d-4/pairs.csv"; then
+            pass "simgrid: the stencil's SimGrid trace and its PMPI capture replay with the same traffic matrix"
+        else
+            fail "simgrid: the SimGrid trace's traffic matrix differs from the PMPI capture's"
+        fi
+    else
+        cat "$T/sgcc.log" "$T/sg.err" 2>/dev/null; fail "simgrid: smpicc/smpirun failed"
+    fi
+else
+    echo "note: SimGrid part skipped (no smpicc / smpirun: apt-get install libsimgrid-dev)"
 fi
 finish
