@@ -1052,6 +1052,9 @@ static void start_event(mpi_run *R, uint32_t r, mpp_node_ctx *ctx, uint32_t e)
     case MPP_MPI_TEST: case MPP_MPI_TESTALL: case MPP_MPI_TESTANY: case MPP_MPI_TESTSOME:
         for (uint32_t i = 0; i < ev->n; i++) {
             uint32_t q = rk->reqs[ev->first + i];
+            const mpp_mpi_event *m = q < rk->nreq ? &rk->ev[rk->req[q].event] : NULL;
+            if (m && m->call == MPP_MPI_IRECV && m->peer == MPP_MPI_NONE)
+                continue; /* a cancelled receive: never posted, nothing to wait for */
             wait_for(R, rs, q < rk->nreq ? rs->req_x[q] : NONE);
         }
         break;

@@ -990,11 +990,11 @@ static int rank_resolve(fin *f, uint32_t r)
                 mpp_mpi_event *m = &k->ev[out->req[q].event];
                 if (m->call == MPP_MPI_IRECV) {
                     if (st[j].peer == MPP_MPI_NONE) {
-                        rc = fail_at(b, k->loc[i], r,
-                                     "%s: request %" PRIu32 " is a receive, expected its status "
-                                     "REQ/SRC/TAG/BYTES",
-                                     name, fid);
-                        goto done;
+                        /* a receive completed without a status: it was
+                         * cancelled (MPI_Cancel) and matched nothing; it
+                         * stays unmatched, as a freed one (peer NONE) */
+                        out->reqs[nreqs + j] = q;
+                        continue;
                     }
                     if ((m->peer2 != MPP_MPI_ANY && st[j].peer != m->peer2) ||
                         (m->tag2 != MPP_MPI_ANY && st[j].tag != m->tag2)) {

@@ -42,7 +42,7 @@
  *   wait|waitall|waitany|waitsome|test|testall|testany|testsome K C1 .. CK
  *                                     the K requests this call completed (K may
  *                                     be 0: a test that completed nothing), each
- *                                     C either REQ (a send) or REQ/SRC/TAG/BYTES
+ *                                     C either REQ (a send, or a cancelled receive) or REQ/SRC/TAG/BYTES
  *                                     (a receive, as matched)
  *   probe|iprobe FLAG SRC TAG COMM BYTES   FLAG 1 when a message was found
  *                                     (probe: always 1), then its status
