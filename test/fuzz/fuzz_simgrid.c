@@ -5,9 +5,9 @@
  * crash, an over-read, a leak, undefined behaviour or an endless untimed
  * run. A trace that imports is a SimGrid one with flops in cpu_ns, and
  * every request and list range of its events lies inside its arrays. */
-#include <ctype.h>
+#include "test/fuzz/fuzz_util.h" /* first: it sets _GNU_SOURCE */
 
-#include "test/fuzz/fuzz_util.h"
+#include <ctype.h>
 
 #include "traces/mpitrace.h"
 
