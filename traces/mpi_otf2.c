@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "core/base/file.h"
+#include "core/base/vec.h"
 #include "traces/mpitrace.h"
 
 /* OTF2's anchor files (OTF2 3.0) begin with a header byte, an endianness
@@ -175,21 +176,6 @@ typedef struct o2_imp {
     o2_rank *rank;
 } o2_imp;
 
-static bool o2_grow(void **p, uint32_t n, uint32_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return true;
-    if (n >= UINT32_MAX / 2)
-        return false;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, (size_t)c * sz);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
-
 /* Record the first error (MPP_EFORMAT "PATH: message") and stop OTF2. */
 static OTF2_CallbackCode o2_fail(o2_imp *m, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -241,7 +227,7 @@ static OTF2_CallbackCode o2_group_def(void *ud, OTF2_GroupRef self, OTF2_StringR
     if (n > MPP_MPITRACE_MAX_RANKS)
         return o2_fail(m, MPP_EFORMAT, "group %u has %u members, more than %u", (unsigned)self, n,
                        MPP_MPITRACE_MAX_RANKS);
-    if (!o2_grow((void **)&m->groups, m->ngroups, &m->capgroups, sizeof *m->groups))
+    if (!mpp_vec_room((void **)&m->groups, m->ngroups, &m->capgroups, sizeof *m->groups))
         return o2_fail(m, MPP_ENOMEM, "out of memory");
     o2_group *g = &m->groups[m->ngroups];
     g->members = n ? malloc((size_t)n * sizeof *g->members) : NULL;
@@ -261,7 +247,7 @@ static OTF2_CallbackCode o2_comm_def(void *ud, OTF2_CommRef self, OTF2_StringRef
 {
     o2_imp *m = ud;
     (void)name, (void)parent, (void)flags;
-    if (!o2_grow((void **)&m->comms, m->ncomms, &m->capcomms, sizeof *m->comms))
+    if (!mpp_vec_room((void **)&m->comms, m->ncomms, &m->capcomms, sizeof *m->comms))
         return o2_fail(m, MPP_ENOMEM, "out of memory");
     m->comms[m->ncomms++] = (o2_comm){.id = self, .group = group};
     return OTF2_CALLBACK_SUCCESS;
@@ -374,7 +360,7 @@ static void o2_time(o2_rank *rk, uint64_t t)
 /* A new op on rank rk (cpu: what was spent before). */
 static mpp_mpi_event *o2_op(o2_imp *m, o2_rank *rk, int call)
 {
-    if (!o2_grow((void **)&rk->op, rk->nop, &rk->capop, sizeof *rk->op)) {
+    if (!mpp_vec_room((void **)&rk->op, rk->nop, &rk->capop, sizeof *rk->op)) {
         o2_fail(m, MPP_ENOMEM, "out of memory");
         return NULL;
     }
@@ -390,7 +376,7 @@ static mpp_mpi_event *o2_op(o2_imp *m, o2_rank *rk, int call)
 
 static bool o2_val(o2_imp *m, o2_rank *rk, uint64_t v, mpp_mpitb_status s)
 {
-    if (!o2_grow((void **)&rk->vals, rk->nvals, &rk->capvals, sizeof *rk->vals)) {
+    if (!mpp_vec_room((void **)&rk->vals, rk->nvals, &rk->capvals, sizeof *rk->vals)) {
         o2_fail(m, MPP_ENOMEM, "out of memory");
         return false;
     }
@@ -541,7 +527,7 @@ static bool o2_newreq(o2_imp *m, o2_rank *rk, uint64_t q, bool recv)
             o2_fail(m, MPP_EFORMAT, "request %llu made twice while live", (unsigned long long)q);
             return false;
         }
-    if (!o2_grow((void **)&rk->live, rk->nlive, &rk->caplive, sizeof *rk->live)) {
+    if (!mpp_vec_room((void **)&rk->live, rk->nlive, &rk->caplive, sizeof *rk->live)) {
         o2_fail(m, MPP_ENOMEM, "out of memory");
         return false;
     }

@@ -66,6 +66,7 @@
 
 #include "core/base/units.h"
 #include "traces/lineio.h"
+#include "core/base/vec.h"
 #include "traces/mpitrace.h"
 
 #define SG_ANY_SOURCE (-333) /* what SimGrid 3.32 writes for MPI_ANY_SOURCE */
@@ -73,23 +74,6 @@
 #define SG_MAX_FIELDS 4096u   /* numbers of one action beyond 2 * nranks + 8 */
 
 /* ---- growable arrays --------------------------------------------------- */
-
-/* Make room for one more element in *p (n used, *cap allocated, each of
- * size sz); false when out of memory or past 2^32 - 2 elements. */
-static bool sg_grow(void **p, uint32_t n, uint32_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return true;
-    if (n >= UINT32_MAX / 2)
-        return false;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, (size_t)c * sz);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
 
 /* ---- the actions --------------------------------------------------------- */
 
@@ -309,7 +293,7 @@ static int sg_parse_line(sg_imp *m, mpp_lines *rd, uint32_t f, uint64_t ln, char
         return mpp_lines_error(rd, ln, "expected a SimGrid action (init, send, isend, recv, irecv, "
                                "wait, waitall, test, barrier, bcast, reduce, allreduce, alltoall, "
                                "gather, scatter, compute, ...), found '%.40s'", name);
-    if (!sg_grow((void **)&m->act, m->nact, &m->capact, sizeof *m->act))
+    if (!mpp_vec_room((void **)&m->act, m->nact, &m->capact, sizeof *m->act))
         return sg_nomem(m);
     sg_act *a = &m->act[m->nact];
     memset(a, 0, sizeof *a);
@@ -326,7 +310,7 @@ static int sg_parse_line(sg_imp *m, mpp_lines *rd, uint32_t f, uint64_t ln, char
                 return mpp_lines_error(rd, ln, "%s: expected a number, found '%.40s'", name, t);
             if (a->nnum >= SG_MAX_FIELDS + 2u * MPP_MPITRACE_MAX_RANKS)
                 return mpp_lines_error(rd, ln, "%s: too many fields", name);
-            if (!sg_grow((void **)&m->num, m->nnum, &m->capnum, sizeof *m->num))
+            if (!mpp_vec_room((void **)&m->num, m->nnum, &m->capnum, sizeof *m->num))
                 return sg_nomem(m);
             m->num[m->nnum++] = v;
             a->nnum++;
@@ -359,7 +343,7 @@ static int sg_read_actions(sg_imp *m, uint32_t f)
  * taken from its folder dir, of length dlen). */
 static int sg_add_file(sg_imp *m, const char *dir, size_t dlen, const char *p)
 {
-    if (!sg_grow((void **)&m->files, m->nfiles, &m->capfiles, sizeof *m->files))
+    if (!mpp_vec_room((void **)&m->files, m->nfiles, &m->capfiles, sizeof *m->files))
         return sg_nomem(m);
     size_t plen = strlen(p);
     bool rel = dlen && p[0] != '/';
@@ -521,7 +505,7 @@ static int sg_tag(sg_imp *m, const sg_act *a, uint32_t i, bool any, uint32_t *ou
 /* Append an op of call to rank rk for action ai; *out the new op. */
 static int sg_op(sg_imp *m, sg_rank *rk, uint32_t ai, int call, mpp_mpi_event **out)
 {
-    if (!sg_grow((void **)&rk->op, rk->nop, &rk->capop, sizeof *rk->op))
+    if (!mpp_vec_room((void **)&rk->op, rk->nop, &rk->capop, sizeof *rk->op))
         return sg_nomem(m);
     uint32_t capa = rk->capop;
     uint32_t *na = realloc(rk->act, (size_t)capa * sizeof *na);
@@ -540,7 +524,7 @@ static int sg_op(sg_imp *m, sg_rank *rk, uint32_t ai, int call, mpp_mpi_event **
 
 static int sg_val(sg_imp *m, sg_rank *rk, uint64_t v)
 {
-    if (!sg_grow((void **)&rk->vals, rk->nvals, &rk->capvals, sizeof *rk->vals))
+    if (!mpp_vec_room((void **)&rk->vals, rk->nvals, &rk->capvals, sizeof *rk->vals))
         return sg_nomem(m);
     rk->vals[rk->nvals++] = v;
     return 0;
@@ -549,7 +533,7 @@ static int sg_val(sg_imp *m, sg_rank *rk, uint64_t v)
 /* A new request of rank rk made by its last op. */
 static int sg_newreq(sg_imp *m, sg_rank *rk, int64_t ks, int64_t kd, int64_t kt, bool recv)
 {
-    if (!sg_grow((void **)&rk->req, rk->nreq, &rk->capreq, sizeof *rk->req))
+    if (!mpp_vec_room((void **)&rk->req, rk->nreq, &rk->capreq, sizeof *rk->req))
         return sg_nomem(m);
     sg_req *q = &rk->req[rk->nreq];
     q->ksrc = ks;
@@ -902,7 +886,7 @@ static void sg_match_posted(sg_imp *m, uint32_t r)
 static int sg_post(sg_imp *m, uint32_t s, uint32_t op, uint32_t d, uint32_t tag, uint64_t bytes)
 {
     sg_rank *rk = &m->rank[d];
-    if (!sg_grow((void **)&rk->q, rk->nq, &rk->capq, sizeof *rk->q))
+    if (!mpp_vec_room((void **)&rk->q, rk->nq, &rk->capq, sizeof *rk->q))
         return sg_nomem(m);
     rk->q[rk->nq++] = (sg_msg){.src = s, .op = op, .tag = tag, .bytes = bytes, .matched = false};
     return 0;
@@ -922,7 +906,7 @@ static int sg_step(sg_imp *m, uint32_t r, bool *moved)
                 return rc;
             break;
         case MPP_MPI_IRECV:
-            if (!sg_grow((void **)&rk->posted, rk->nposted, &rk->capposted, sizeof *rk->posted))
+            if (!mpp_vec_room((void **)&rk->posted, rk->nposted, &rk->capposted, sizeof *rk->posted))
                 return sg_nomem(m);
             rk->posted[rk->nposted++] = e->req;
             sg_match_posted(m, r);

@@ -7,6 +7,7 @@
 #define MPP_CORE_BASE_VEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -27,6 +28,25 @@ static inline bool mpp_u32vec_push(mpp_u32vec *a, uint32_t x)
         a->cap = cap;
     }
     a->v[a->n++] = x;
+    return true;
+}
+
+/* Make room for element n of the array *p (*cap elements of sz bytes
+ * allocated, doubling from 16): true when n < *cap already or after the
+ * array grew; false (unchanged) when out of memory or past 2^31 elements.
+ * The readers' growing arrays (traces/mpi_simgrid.c, traces/mpi_otf2.c). */
+static inline bool mpp_vec_room(void **p, uint32_t n, uint32_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return true;
+    if (n >= UINT32_MAX / 2)
+        return false;
+    uint32_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, (size_t)c * sz);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = c;
     return true;
 }
 
