@@ -5,7 +5,9 @@
  * call on a 1 MHz clock) imports with the events and the rank-pair
  * message and byte matrix it wrote; a damaged archive (an event file cut
  * short, the global definitions cut short) is refused with MPP_EFORMAT
- * naming the archive and OTF2's error. Skips (77) without OTF2. */
+ * naming the archive and OTF2's error. With the mppnet program as its
+ * argument, `mppnet mpi ARCHIVE` replays the archive (exit 0) and refuses
+ * the damaged one with exit 2. Skips (77) without OTF2. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,6 +21,7 @@ int main(void)
 
 #include <inttypes.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <otf2/otf2.h>
@@ -180,6 +183,28 @@ static void check_events(const mpp_mpitrace *t)
           t->rank[1].ev[3].comm == t->rank[3].ev[0].comm);
 }
 
+/* Run `MPPNET mpi ANCHOR` (no shell; its output into the test folder) and
+ * return its exit status, -1 when it did not exit normally. */
+static int run_mppnet(const char *mppnet, const char *anchor)
+{
+    char out[512];
+    snprintf(out, sizeof out, "%s/mppnet.out", tmp);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        FILE *f = freopen(out, "w", stdout);
+        if (!f || dup2(fileno(stdout), 2) < 0)
+            _exit(126);
+        execl(mppnet, mppnet, "mpi", anchor, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
 /* Cut file to half its size. */
 static void cut(const char *path)
 {
@@ -193,8 +218,9 @@ static void cut(const char *path)
     CHECK(truncate(path, n / 2) == 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *mppnet = argc > 1 ? argv[1] : NULL;
     snprintf(tmp, sizeof tmp, "/tmp/mppnet-test-otf2-XXXXXX");
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");
@@ -228,12 +254,22 @@ int main(void)
         t = NULL;
     }
 
+    if (mppnet) {
+        rc = run_mppnet(mppnet, anchor);
+        CHECKF(rc == 0, "mppnet mpi %s: exit status %d", anchor, rc);
+    }
+
     /* damaged: an event file cut short, then the global definitions */
     snprintf(path, sizeof path, "%s/trace/101.evt", tmp);
     cut(path);
     rc = mpp_mpitrace_load_otf2(anchor, &t, &err);
     CHECKF(rc == MPP_EFORMAT && t == NULL && strstr(err.msg, anchor), "rc %d: %s", rc, err.msg);
     printf("cut event file: %s\n", err.msg);
+    if (mppnet) {
+        rc = run_mppnet(mppnet, anchor);
+        CHECKF(rc == 2, "mppnet mpi %s (an event file cut short): exit status %d, expected 2",
+               anchor, rc);
+    }
     snprintf(path, sizeof path, "%s/trace.def", tmp);
     cut(path);
     rc = mpp_mpitrace_load_otf2(anchor, &t, &err);

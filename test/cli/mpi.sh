@@ -2,7 +2,8 @@
 # replayed on the cm5 preset (per-rank table, the reports of -o, the
 # traffic matrix read back by `mppnet com info`, the same totals on
 # paragon); a truncated trace, an unsupported call and more ranks than
-# nodes exit 2 with their message, nothing on stdout and no file; a receive
+# nodes, a damaged SimGrid trace exit 2 with their message, nothing on
+# stdout and no file (a damaged OTF2 archive: test_mpi_otf2); a receive
 # that no send matches exits 1 naming the rank, the call and its index.
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +81,10 @@ capture "$T/tr-big" 40
 for r in $(seq 0 39); do
     printf 'mpptrace 1 rank %s ranks 40\n0 barrier 0\nend 0\n' "$r" >"$T/tr-big/rank-$r.mpt"
 done
+# a SimGrid time-independent trace with a damaged line: FILE:LINE, exit 2
+printf '0 init\n1 init\n0 send 1 abc\n1 recv 0 100\n0 finalize\n1 finalize\n' >"$T/sg-bad.txt"
+expect_bad sgbad 'sg-bad.txt:3: send: expected a number' mpi "$T/sg-bad.txt" -o out
+
 expect_bad big 'the trace has 40 ranks, the machine 32 nodes' mpi "$T/tr-big" -o out
 expect_bad machine 'preset' mpi "$T/tr-big" --machine 'x: y'
 
