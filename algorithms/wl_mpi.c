@@ -119,9 +119,10 @@ static const mpp_param mpi_params[] = {
     {"host_mhz", MPP_PT_DOUBLE, offsetof(mpi_cfg, host_mhz), "1000", 1e-3, 1e9, NULL,
      "compute: scale: the host's speed in millions of operations a second when the trace "
      "does not give it (OTF2)"},
-    {"collectives", MPP_PT_STRING, offsetof(mpi_cfg, collectives), "", 0, 0, NULL,
-     "the collective plug-in per call type, CALL=NAME,... (e.g. bcast=linear,alltoall=direct); "
-     "the rest keep their defaults (docs/capture.md)"},
+    {"collectives", MPP_PT_NAMEMAP, offsetof(mpi_cfg, collectives), "{}", 0, 0, NULL,
+     "the collective plug-in per call type, {CALL: NAME, ...} (e.g. {bcast: linear, alltoall: "
+     "direct}; on the command line workload.collectives.bcast=linear); the rest keep their "
+     "defaults (docs/capture.md)"},
     {"alltoall_alg", MPP_PT_ENUM, offsetof(mpi_cfg, alltoall_alg), "xor", 0, 0, alg_names,
      "the alltoall plug-in's schedule: xor, standard, direct"},
 };
@@ -376,33 +377,9 @@ static int choose_collectives(mpi_run *R, mpp_err *err)
         R->ct_ops[k] = mpp_coll_find(ct_default[k]);
         R->ct_fb[k] = strcmp(ct_fallback[k], "direct") ? mpp_coll_find(ct_fallback[k]) : NULL;
     }
-    const char *p = R->c.collectives;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        size_t n = strcspn(p, ",");
-        char item[96];
-        if (n >= sizeof item)
-            n = sizeof item - 1;
-        memcpy(item, p, n);
-        item[n] = 0;
-        p += n;
-        char *eq = strchr(item, '=');
-        if (!eq)
-            eq = strchr(item, ':');
-        if (!eq)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "key 'workload.collectives': '%s': expected CALL=NAME, e.g. "
-                               "bcast=linear",
-                               item);
-        *eq = 0;
-        char *name = eq + 1;
-        while (*name == ' ')
-            name++;
-        for (char *q = name + strlen(name); q > name && q[-1] == ' ';)
-            *--q = 0;
+    const char *pos = R->c.collectives;
+    char item[MPP_NAMEMAP_NAME_MAX + 1], name[MPP_NAMEMAP_NAME_MAX + 1];
+    while (mpp_namemap_next(&pos, item, name)) {
         int k = 0;
         while (k < CT_N && strcmp(ct_names[k], item))
             k++;
@@ -422,9 +399,9 @@ static int choose_collectives(mpi_run *R, mpp_err *err)
         if (!o || (o->rooted != (k == CT_BCAST || k == CT_REDUCE || k == CT_GATHER ||
                                  k == CT_SCATTER)))
             return mpp_err_set(err, MPP_EINVAL,
-                               "key 'workload.collectives': '%s' cannot run %s (mppnet list "
+                               "key 'workload.collectives.%s': '%s' cannot run %s (mppnet list "
                                "collectives%s)",
-                               name, ct_names[k],
+                               ct_names[k], name, ct_names[k],
                                k >= CT_GATHER && k <= CT_ALLTOALL ? "; or direct" : "");
         R->ct_ops[k] = o;
         if (o->groups == MPP_COLL_ANY)

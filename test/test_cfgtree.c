@@ -267,6 +267,7 @@ typedef struct conv {
     uint64_t bytes;
     uint64_t cycles;
     mpp_u32list list;
+    char map[MPP_STR_MAX];
 } conv;
 
 static const char *const colours[] = {"red", "green", "blue", NULL};
@@ -282,6 +283,7 @@ static const mpp_param rows[] = {
     {"list", MPP_PT_U32LIST, offsetof(conv, list), "[1]", 1, 100, NULL, ""},
     {"u32any", MPP_PT_U32, offsetof(conv, u32), "0", 0, 0, NULL, ""},
     {"dneg", MPP_PT_DOUBLE, offsetof(conv, d), "0", -10, 10, NULL, ""},
+    {"map", MPP_PT_NAMEMAP, offsetof(conv, map), "{}", 0, 0, NULL, ""},
 };
 
 static const mpp_param *row(const char *key)
@@ -446,9 +448,53 @@ static void test_err_cut(void)
     EXPECT(!strcmp(err.msg, "short"));
 }
 
+/* MPP_PT_NAMEMAP: a mapping of names, or its text; stored as K=V,... in
+ * the order written; what is not one refused with the key path. */
+static void test_namemap(void)
+{
+    static const struct {
+        const char *yaml, *want;
+    } ok[] = {{"{bcast: linear, alltoall: direct}", "bcast=linear,alltoall=direct"},
+              {"{}", ""},
+              {"", ""},
+              {"bcast=binomial", "bcast=binomial"},
+              {"{a.b: x-1+2_y}", "a.b=x-1+2_y"}};
+    for (size_t i = 0; i < MPP_COUNTOF(ok); i++) {
+        conv c;
+        memset(&c, 0x55, sizeof c);
+        mpp_err e;
+        mpp_err_clear(&e);
+        int rc = conv_text("map", ok[i].yaml, 0, &c, &e);
+        EXPECT(rc == 0 && !strcmp(c.map, ok[i].want));
+    }
+    CONV_BAD("map", "{bcast: [linear]}", 0, "key 's.map.bcast': expected a mapping of names");
+    CONV_BAD("map", "{bcast: a b}", 0, "key 's.map.bcast'");
+    CONV_BAD("map", "{bcast: }", 0, "key 's.map.bcast'");
+    CONV_BAD("map", "[bcast]", 0, "key 's.map'");
+    CONV_BAD("map", "bcast", 0, "got 'bcast'");
+    CONV_BAD("map", "a=b,a=c", 0, "got 'a=b,a=c'");
+    CONV_BAD("map", "a=b,", 0, "got 'a=b,'");
+    /* the walk gives the pairs back */
+    const char *pos = "bcast=linear,alltoall=direct";
+    char k[MPP_NAMEMAP_NAME_MAX + 1], v[MPP_NAMEMAP_NAME_MAX + 1];
+    EXPECT(mpp_namemap_next(&pos, k, v) == 1 && !strcmp(k, "bcast") && !strcmp(v, "linear"));
+    EXPECT(mpp_namemap_next(&pos, k, v) == 1 && !strcmp(k, "alltoall") && !strcmp(v, "direct"));
+    EXPECT(mpp_namemap_next(&pos, k, v) == 0);
+    /* a name of 64 characters is one too long */
+    char longer[80];
+    memset(longer, 'x', 64);
+    strcpy(longer + 64, "=y");
+    EXPECT(!mpp_namemap_valid(longer));
+    longer[63] = '=';
+    longer[64] = 'y';
+    longer[65] = '\0';
+    EXPECT(mpp_namemap_valid(longer));
+}
+
 int main(void)
 {
     test_err_cut();
+    test_namemap();
     test_structure();
     test_errors();
     test_file();

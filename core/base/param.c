@@ -169,10 +169,78 @@ int mpp_param_set_text(const mpp_param *p, const char *text, double net_mhz, voi
         memcpy(dst, text, n);
         return MPP_UNITS_OK;
     }
+    case MPP_PT_NAMEMAP: {
+        /* the stored form, or an empty mapping */
+        if (!strcmp(text, "{}"))
+            text = "";
+        if (!mpp_namemap_valid(text))
+            return MPP_UNITS_BAD;
+        memset(dst, 0, MPP_STR_MAX);
+        memcpy(dst, text, strlen(text));
+        return MPP_UNITS_OK;
+    }
     case MPP_PT_PLUGIN:
         break;
     }
     return MPP_UNITS_BAD;
+}
+
+/* A name of a name map: its length (1..MPP_NAMEMAP_NAME_MAX) when s starts
+ * with one (ended by '=', ',' or the end), else 0. */
+static size_t namemap_name(const char *s)
+{
+    size_t n = 0;
+    while (s[n] && s[n] != '=' && s[n] != ',') {
+        char c = s[n];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '+' || c == '-'))
+            return 0;
+        if (++n > MPP_NAMEMAP_NAME_MAX)
+            return 0;
+    }
+    return n;
+}
+
+bool mpp_namemap_valid(const char *text)
+{
+    if (strlen(text) >= MPP_STR_MAX)
+        return false;
+    for (const char *p = text; *p;) {
+        size_t k = namemap_name(p);
+        if (!k || p[k] != '=')
+            return false;
+        size_t v = namemap_name(p + k + 1);
+        if (!v)
+            return false;
+        /* the same key earlier? */
+        for (const char *q = text; q < p;) {
+            size_t kq = namemap_name(q);
+            if (kq == k && !memcmp(q, p, k))
+                return false;
+            q = strchr(q, ',') + 1;
+        }
+        p += k + 1 + v;
+        if (*p == ',' && !*++p)
+            return false;
+    }
+    return true;
+}
+
+int mpp_namemap_next(const char **pos, char *key, char *val)
+{
+    const char *p = *pos;
+    if (!*p)
+        return 0;
+    size_t k = namemap_name(p);
+    memcpy(key, p, k);
+    key[k] = '\0';
+    p += k + 1;
+    size_t v = namemap_name(p);
+    memcpy(val, p, v);
+    val[v] = '\0';
+    p += v;
+    *pos = *p == ',' ? p + 1 : p;
+    return 1;
 }
 
 void mpp_schema_defaults(const mpp_schema *s, void *base)

@@ -42,10 +42,28 @@ typedef enum mpp_ptype {
                         (stored as a list of one) */
     MPP_PT_SENDLIST, /* mpp_sendlist: a YAML list of [src, dst, bytes] triples */
     MPP_PT_STRING,  /* char[MPP_STR_MAX]: text (a file name) */
+    MPP_PT_NAMEMAP, /* char[MPP_STR_MAX]: a YAML mapping of names to names
+                       ({bcast: binomial, alltoall: direct}), held as the text
+                       "bcast=binomial,alltoall=direct" in the order written
+                       (mpp_namemap_next reads it) */
     MPP_PT_PLUGIN   /* const void *: an ops table of `family`; its config at `blob` */
 } mpp_ptype;
 
 #define MPP_U32LIST_MAX 16
+
+/* MPP_PT_NAMEMAP: the longest name (a key or a value). */
+#define MPP_NAMEMAP_NAME_MAX 63
+
+/* Walk the pairs of an MPP_PT_NAMEMAP value: from *pos (start at the text),
+ * copy the next key and value into key and val (each of at least
+ * MPP_NAMEMAP_NAME_MAX + 1 bytes) and advance *pos. Returns 1 for a pair, 0
+ * at the end. The text was checked when it was converted. */
+int mpp_namemap_next(const char **pos, char *key, char *val);
+
+/* Whether text is a valid MPP_PT_NAMEMAP value: empty, or KEY=VALUE pairs
+ * joined by ',', each name 1 to MPP_NAMEMAP_NAME_MAX of [A-Za-z0-9_.+-],
+ * no key twice, shorter than MPP_STR_MAX in all. */
+bool mpp_namemap_valid(const char *text);
 
 /* A short list of integers held by value (e.g. parents per fat-tree level). */
 typedef struct mpp_u32list {

@@ -25,6 +25,7 @@
 #include "topologies/topology.h"
 #include "routers/routing.h"
 #include "algorithms/bcast.h"
+#include "algorithms/coll.h"
 #include "algorithms/patterns.h"
 #include "algorithms/schedule.h"
 #include "algorithms/workloads.h"
@@ -96,8 +97,8 @@ static const char help_main[] =
     "  mpi TRACE        replay an MPI trace re-timed on a machine preset\n"
     "  capture -o DIR -- CMD  run an MPI program, capturing its calls (PMPI)\n"
     "  list [FAMILY]    the plug-ins (topologies, routers, workloads, patterns,\n"
-    "                   schedulers, broadcasts) with their parameters, and the\n"
-    "                   presets\n"
+    "                   schedulers, broadcasts, collectives) with their\n"
+    "                   parameters, and the presets\n"
     "  bench            the fixed benchmark workloads (speed and memory)\n"
     "  help [COMMAND]   help on a command (also: mppnet COMMAND --help)\n"
     "\n"
@@ -158,7 +159,8 @@ static const char help_check[] =
     "               relation), 2 bad input or a router without a relation.\n";
 
 static const char help_list[] =
-    "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|broadcasts|presets]\n"
+    "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|broadcasts|\n"
+    "                   collectives|presets]\n"
     "\n"
     "List the registered plug-ins of a family, or the machine presets (all\n"
     "without an argument): name, aliases, a line of help, and each parameter with its\n"
@@ -700,6 +702,7 @@ static const char *ptype_name(mpp_ptype t)
     case MPP_PT_BOOLLIST: return "bool or bool list";
     case MPP_PT_SENDLIST: return "send list";
     case MPP_PT_STRING: return "text";
+    case MPP_PT_NAMEMAP: return "name map";
     case MPP_PT_PLUGIN: return "plug-in";
     }
     return "?";
@@ -762,6 +765,7 @@ static int cmd_list(int argc, char **argv)
     if (status || done)
         return status;
     bool topo = true, rout = true, pat = true, pre = true, wl = true, sch = true, bc = true;
+    bool co = true;
     if (fam) {
         const char *f = fam;
         topo = !strcmp(f, "topologies") || !strcmp(f, "topology");
@@ -771,10 +775,11 @@ static int cmd_list(int argc, char **argv)
         wl = !strcmp(f, "workloads") || !strcmp(f, "workload");
         sch = !strcmp(f, "schedulers") || !strcmp(f, "scheduler");
         bc = !strcmp(f, "broadcasts") || !strcmp(f, "broadcast");
-        if (!topo && !rout && !pat && !pre && !wl && !sch && !bc)
+        co = !strcmp(f, "collectives") || !strcmp(f, "collective");
+        if (!topo && !rout && !pat && !pre && !wl && !sch && !bc && !co)
             return mpp_args_usage("list", "unknown family '%.40s' (topologies, routers, "
                                           "workloads, patterns, schedulers, broadcasts, "
-                                          "presets)",
+                                          "collectives, presets)",
                                   f);
     }
     bool any = false;
@@ -828,6 +833,16 @@ static int cmd_list(int argc, char **argv)
                "workload.<name>.<key>):\n",
                any ? "\n" : "");
         for (const mpp_bcast_ops *const *o = mpp_bcast_all(); *o; o++) {
+            list_entry((*o)->name, NULL, (*o)->help);
+            list_schema(&(*o)->schema);
+        }
+        any = true;
+    }
+    if (co) {
+        printf("%scollectives (workload.collective of the collective workload, "
+               "workload.collectives of the mpi workload; parameters workload.<name>.<key>):\n",
+               any ? "\n" : "");
+        for (const mpp_coll_ops *const *o = mpp_coll_all(); *o; o++) {
             list_entry((*o)->name, NULL, (*o)->help);
             list_schema(&(*o)->schema);
         }

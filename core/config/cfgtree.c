@@ -1043,6 +1043,11 @@ static void describe(const mpp_param *p, mpp_ptype t, char *buf, size_t size)
     case MPP_PT_STRING:
         snprintf(buf, size, "a text of at most %d characters", MPP_STR_MAX - 1);
         break;
+    case MPP_PT_NAMEMAP:
+        snprintf(buf, size,
+                 "a mapping of names to names ({KEY: NAME, ...}, or the text KEY=NAME,...; "
+                 "names of letters, digits, '_', '.', '+', '-')");
+        break;
     case MPP_PT_DOUBLE:
         snprintf(buf, size, "a number%s", range);
         break;
@@ -1169,6 +1174,39 @@ int mpp_cfgtree_convert(const mpp_cfgnode *n, const mpp_param *p, const char *ke
         memset(dst, 0, MPP_STR_MAX);
         memcpy(dst, n->text, strlen(n->text));
         return 0;
+    case MPP_PT_NAMEMAP: {
+        /* a mapping of scalars, joined into KEY=NAME,...; or that text (a
+         * command-line value), or nothing */
+        char text[MPP_STR_MAX];
+        size_t len = 0;
+        if (n->kind == MPP_CFG_SEQ)
+            return bad_value(n, p, p->type, keypath, err);
+        if (n->kind == MPP_CFG_SCALAR) {
+            const char *t = mpp_cfgtree_is_null(n) || !strcmp(n->text, "{}") ? "" : n->text;
+            if (!mpp_namemap_valid(t))
+                return bad_value(n, p, p->type, keypath, err);
+            len = strlen(t);
+            memcpy(text, t, len);
+        } else {
+            for (size_t i = 0; i < n->n; i++) {
+                const mpp_cfgnode *val = n->val[i];
+                const char *k = n->key[i]->text;
+                char sub[MPP_STR_MAX + 80];
+                snprintf(sub, sizeof sub, "%s.%s", keypath, k);
+                if (val->kind != MPP_CFG_SCALAR || mpp_cfgtree_is_null(val))
+                    return bad_value(val, p, p->type, sub, err);
+                if (len + (i > 0) + strlen(k) + 1 + strlen(val->text) >= MPP_STR_MAX)
+                    return bad_value(n, p, p->type, keypath, err);
+                len += (size_t)sprintf(text + len, "%s%s=%s", i ? "," : "", k, val->text);
+                if (!mpp_namemap_valid(text))
+                    return bad_value(val, p, p->type, sub, err);
+            }
+        }
+        text[len] = '\0';
+        memset(dst, 0, MPP_STR_MAX);
+        memcpy(dst, text, len);
+        return 0;
+    }
     case MPP_PT_U32LIST:
     case MPP_PT_BOOLLIST: {
         /* a sequence, one value (a list of one), or a flow list in one

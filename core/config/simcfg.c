@@ -704,6 +704,20 @@ static void em_param(emitter *em, const mpp_param *p, const void *base)
         else
             mpp_sb_printf(em->sb, "\"%s\"", src);
         break;
+    case MPP_PT_NAMEMAP: {
+        /* a flow mapping: {k: v, ...} (JSON {"k":"v",...}) */
+        char k[MPP_NAMEMAP_NAME_MAX + 1], v[MPP_NAMEMAP_NAME_MAX + 1];
+        const char *pos = src;
+        mpp_sb_addc(em->sb, '{');
+        for (int i = 0; mpp_namemap_next(&pos, k, v); i++) {
+            if (em->json)
+                mpp_sb_printf(em->sb, "%s\"%s\":\"%s\"", i ? "," : "", k, v);
+            else
+                mpp_sb_printf(em->sb, "%s%s: %s", i ? ", " : "", k, v);
+        }
+        mpp_sb_addc(em->sb, '}');
+        break;
+    }
     case MPP_PT_SENDLIST: {
         const mpp_sendlist *l = (const mpp_sendlist *)src;
         mpp_sb_addc(em->sb, '[');

@@ -25,6 +25,11 @@ done
 grep -Eq '^      base .*br_xy_source' "$T/list_broadcasts.out" || fail "list broadcasts: no repos base"
 grep -Eq '^  ecube ' "$T/list_broadcasts.out" && fail "list broadcasts: shows routers"
 grep -Eq '^  two_step ' "$T/list_all.out" || fail "list: no broadcasts"
+expect_status list_collectives 0 "$T" list collectives || finish
+for name in binomial msbt linear alltoall allreduce scan; do
+    grep -Eq "^  $name " "$T/list_collectives.out" || fail "list collectives: no $name"
+done
+grep -Eq '^  msbt ' "$T/list_all.out" || fail "list: no collectives"
 pass "list FAMILY"
 
 finish

@@ -64,6 +64,42 @@ fi
 expect_status paragon 0 "$T" mpi ok --machine paragon &&
     grep -q '^machine paragon: 3 ranks' paragon.out && pass "mpi on paragon"
 
+# workload.collectives, a map of call type to plug-in: 8 ranks broadcast
+# 4 KiB; a linear broadcast sends 7 messages from the root where the
+# binomial tree spreads them, so the run differs; in an experiment file the
+# map is written as YAML and echoed in results.json; a value that is not a
+# name is refused at its line and column
+capture c8 8
+for r in $(seq 0 7); do
+    printf 'mpptrace 1 rank %s ranks 8\n0 bcast 0 0 4096\n0 alltoall 0 64\nend 0\n' "$r" >c8/rank-$r.mpt
+done
+if expect_status cbin 0 "$T" mpi c8 --machine hypercube &&
+    expect_status clin 0 "$T" mpi c8 --machine hypercube workload.collectives.bcast=linear &&
+    expect_status cmap 0 "$T" mpi c8 --machine hypercube \
+        'workload.collectives={bcast: linear, alltoall: alltoall}'; then
+    a=$(tail -1 cbin.out) b=$(tail -1 clin.out) c=$(tail -1 cmap.out)
+    [ "$a" != "$b" ] && [ "$b" = "$c" ] && pass "mpi: workload.collectives chooses the plug-ins" ||
+        fail "collectives: binomial '$a', linear '$b', map '$c'"
+fi
+cat >colls.yaml <<'Y'
+mppnet: 1
+machine: hypercube
+workload:
+  type: mpi
+  trace: c8
+  collectives: {bcast: linear, alltoall: direct}
+Y
+if expect_status colls 0 "$T" run colls.yaml -o colls -q; then
+    grep -q '"collectives":{"bcast":"linear","alltoall":"direct"}' colls/results.json &&
+        pass "mpi: the collectives map in an experiment" ||
+        fail "colls: results.json: $(head -c 600 colls/results.json)"
+fi
+printf 'mppnet: 1\nmachine: hypercube\nworkload:\n  type: mpi\n  trace: %s\n  collectives:\n    bcast: [linear]\n' \
+    c8 >"$T/cbad.yaml"
+expect_bad cbad "exp.yaml:7:12: key 'workload.collectives.bcast': expected a mapping of names" run exp.yaml -o out
+expect_bad cbad2 "'workload.collectives.bcast': 'nosuch' cannot run bcast" mpi "$T/c8" \
+    workload.collectives.bcast=nosuch
+
 # bad input: exit 2, the message, nothing written
 capture "$T/tr-trunc" 2
 printf 'mpptrace 1 rank 0 ranks 2\n0 send 1 0 0 8\n' >"$T/tr-trunc/rank-0.mpt"
