@@ -262,6 +262,40 @@ static int an_scan(const char *path, const char *text, size_t len, an_net *net, 
     return 0;
 }
 
+/* Whether every router reaches router 0 over the links of net (a search
+ * over the adjacency bitmap). 0, or MPP_EFORMAT naming one it cannot. */
+static int an_connected(const char *path, const an_net *net, mpp_err *err)
+{
+    uint32_t R = net->routers, head = 0, tail = 0;
+    uint32_t *queue = malloc(R * sizeof *queue);
+    uint8_t *seen = calloc(R, 1);
+    int rc = 0;
+    if (!queue || !seen) {
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory reading %.160s", path);
+        goto done;
+    }
+    seen[0] = 1;
+    queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t a = queue[head++];
+        for (uint32_t b = 0; b < R; b++)
+            if (!seen[b] && an_adj(net, a, b)) {
+                seen[b] = 1;
+                queue[tail++] = b;
+            }
+    }
+    for (uint32_t b = 0; b < R && !rc; b++)
+        if (!seen[b])
+            rc = mpp_err_set(err, MPP_EFORMAT,
+                             "%.160s: router 0 cannot reach router %u: the routers must form one "
+                             "connected network",
+                             path, b);
+done:
+    free(queue);
+    free(seen);
+    return rc;
+}
+
 /* Read and check the file of cfg into net (the caller frees it with
  * an_free). Returns 0, or MPP_EINVAL / MPP_EIO / MPP_EFORMAT / MPP_ENOMEM
  * with net empty. */
@@ -313,6 +347,8 @@ static int an_read(const an_cfg *cfg, an_net *net, mpp_err *err)
                              path, n, net->nodes - 1);
             goto fail;
         }
+    if ((rc = an_connected(path, net, err)))
+        goto fail;
     free(text);
     return 0;
 fail:
@@ -377,18 +413,7 @@ static int an_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
             }
     uint16_t *dt = t->priv;
     for (uint32_t a = 0; a < R; a++) {
-        uint32_t reached = mpp_topo_router_bfs(t, a, d32, d32 + R);
-        if (reached < R) {
-            uint32_t b = 0;
-            while (d32[b] != UINT32_MAX)
-                b++;
-            rc = mpp_err_set(err, MPP_EFORMAT,
-                             "%.160s: router %u cannot reach router %u: the routers must form "
-                             "one connected network",
-                             cfg->file, a, b);
-            mpp_topo_free(t);
-            goto done;
-        }
+        mpp_topo_router_bfs(t, a, d32, d32 + R); /* connected: an_read checked */
         for (uint32_t b = 0; b < R; b++)
             dt[(size_t)a * R + b] = (uint16_t)d32[b];
     }
