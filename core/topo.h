@@ -57,7 +57,10 @@ typedef enum mpp_topo_kind {
     MPP_TOPO_HYPERCUBE = 2,
     MPP_TOPO_FATTREE = 3,
     MPP_TOPO_KARY = 4,      /* k-ary n-cube (topologies/kary_ncube.c): priv is an mpp_cube */
-    MPP_TOPO_BUTTERFLY = 5  /* k-ary n-fly (topologies/butterfly.c) */
+    MPP_TOPO_BUTTERFLY = 5, /* k-ary n-fly (topologies/butterfly.c) */
+    MPP_TOPO_CMESH = 8,     /* BookSim's concentrated mesh (topologies/cmesh.c) */
+    MPP_TOPO_KTREE = 9,     /* BookSim's k-ary n-tree fat tree (topologies/fattree.c) */
+    MPP_TOPO_ANYNET = 10    /* a network read from an edge list (topologies/anynet.c) */
 } mpp_topo_kind;
 
 /* A k-ary n-fly (t->kind == MPP_TOPO_BUTTERFLY), as BookSim's `fly`:

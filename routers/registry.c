@@ -12,6 +12,10 @@ extern const mpp_routing_ops mpp_routing_fattree_random;
 extern const mpp_routing_ops mpp_routing_xyyx;
 extern const mpp_routing_ops mpp_routing_adaptive;
 extern const mpp_routing_ops mpp_routing_misroute;
+extern const mpp_routing_ops mpp_routing_cmesh_dor;
+extern const mpp_routing_ops mpp_routing_cmesh_express;
+extern const mpp_routing_ops mpp_routing_fattree_nca;
+extern const mpp_routing_ops mpp_routing_anynet_min;
 
 static const mpp_routing_ops *const all[] = {
     &mpp_routing_ecube,
@@ -21,6 +25,10 @@ static const mpp_routing_ops *const all[] = {
     &mpp_routing_xyyx,
     &mpp_routing_adaptive,
     &mpp_routing_misroute,
+    &mpp_routing_cmesh_dor,
+    &mpp_routing_cmesh_express,
+    &mpp_routing_fattree_nca,
+    &mpp_routing_anynet_min,
     NULL,
 };
 

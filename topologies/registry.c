@@ -13,6 +13,9 @@ extern const mpp_topo_ops mpp_topo_hypercube;
 extern const mpp_topo_ops mpp_topo_cm5_fattree;
 extern const mpp_topo_ops mpp_topo_kary_ncube;
 extern const mpp_topo_ops mpp_topo_butterfly;
+extern const mpp_topo_ops mpp_topo_cmesh;
+extern const mpp_topo_ops mpp_topo_fattree;
+extern const mpp_topo_ops mpp_topo_anynet;
 
 static const mpp_topo_ops *const all[] = {
     &mpp_topo_mesh,
@@ -20,6 +23,9 @@ static const mpp_topo_ops *const all[] = {
     &mpp_topo_cm5_fattree,
     &mpp_topo_kary_ncube,
     &mpp_topo_butterfly,
+    &mpp_topo_cmesh,
+    &mpp_topo_fattree,
+    &mpp_topo_anynet,
     NULL,
 };
 
