@@ -53,6 +53,7 @@
 #include "core/cli/cmd_capture.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
+#include "core/cli/cmd_saturate.h"
 #include "core/cli/cmd_schedule.h"
 #include "core/cli/cost.h"
 #include "core/base/sysmem.h"
@@ -86,6 +87,7 @@ static const char help_main[] =
     "commands:\n"
     "  run EXP.yaml     run an experiment (sweep points x seeds), write results\n"
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
+    "  saturate EXP.yaml  the saturation rate and the knee, bisecting the rate\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
     "                   (--deadlock: the static deadlock check of its networks)\n"
     "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
@@ -991,6 +993,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", mpp_cmd_run},
+    {"saturate", mpp_cmd_saturate},
     {"sim", cmd_sim},
     {"check", cmd_check},
     {"list", cmd_list},
