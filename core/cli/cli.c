@@ -17,7 +17,8 @@
  *   2. Nothing is written to the output directory before every run's
  *      configuration has been checked.
  *   3. stdout carries only results (table, JSON, lists); progress, notes and
- *      errors go to stderr, the bar only when stderr is a terminal.
+ *      errors go to stderr: the bar when stderr is a terminal, else a line
+ *      a tenth.
  */
 #include "core/cli/cli.h"
 #include "core/cli/args.h"
@@ -662,7 +663,7 @@ static int cmd_sim(int argc, char **argv)
         mpp_experiment_destroy(e);
         return mpp_args_fail(&err);
     }
-    mpp_run_bar bar = {.on = !o.quiet && isatty(STDERR_FILENO)};
+    mpp_run_bar bar = {.on = !o.quiet, .tty = isatty(STDERR_FILENO)};
     double t0 = mpp_host_seconds();
     int rc = mpp_sim_run(s, bar.on ? sim_progress : NULL, &bar, &err);
     double wall = mpp_host_seconds() - t0;
