@@ -131,7 +131,7 @@ static const char help_sim[] =
     "  --cycles N                 measurement window in cycles (30000)\n"
     "  --seed S                   random seed (1)\n"
     "  --json                     print one JSON object instead of a summary\n"
-    "  -q, --quiet                no progress bar\n"
+    "  -q, --quiet                no progress (bar or lines)\n"
     "  -h, --help                 show this help\n"
     "  key.path=value             any other key, e.g. network.router_delay=4\n"
     "\n"
