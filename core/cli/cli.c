@@ -919,7 +919,7 @@ static int cmd_list(int argc, char **argv)
     mpp_sb_init(&fams);
     for (int f = 0; f < FAM_N; f++)
         mpp_sb_printf(&fams, "%s%s", f ? ", " : "", list_families[f].names[0]);
-    status = mpp_args_usage("list", "no family or plug-in named '%.40s' (families: %s; a "
+    status = mpp_args_usage("list", "unknown family or plug-in '%.40s' (families: %s; a "
                                     "plug-in's name shows that plug-in)",
                             arg, mpp_sb_ok(&fams) ? fams.s : "?");
     mpp_sb_free(&fams);

@@ -46,7 +46,7 @@ grep -q '^patterns ' "$T/list_two.out" && grep -q '^broadcasts ' "$T/list_two.ou
 [ "$(grep -Ec '^  [a-z]' "$T/list_two.out")" = 2 ] || fail "list xor: not two entries"
 expect_status list_preset 0 "$T" list cm5 || finish
 grep -q '^machine presets' "$T/list_preset.out" || fail "list cm5: no preset"
-expect_bad list_unknown "list: no family or plug-in named 'nosuch' \(families: topologies, routers, workloads, patterns, schedulers, broadcasts, collectives, presets" \
+expect_bad list_unknown "list: unknown family or plug-in 'nosuch' \(families: topologies, routers, workloads, patterns, schedulers, broadcasts, collectives, presets" \
     list nosuch
 [ -s "$T/list_unknown.out" ] && fail "list nosuch: output on stdout"
 pass "list NAME"
