@@ -17,7 +17,8 @@
  *   2. Nothing is written to the output directory before every run's
  *      configuration has been checked.
  *   3. stdout carries only results (table, JSON, lists); progress, notes and
- *      errors go to stderr, the bar only when stderr is a terminal.
+ *      errors go to stderr: the bar when stderr is a terminal, else a line
+ *      a tenth.
  */
 #include "core/cli/cli.h"
 #include "core/cli/args.h"
@@ -132,7 +133,7 @@ static const char help_sim[] =
     "  --cycles N                 measurement window in cycles (30000)\n"
     "  --seed S                   random seed (1)\n"
     "  --json                     print one JSON object instead of a summary\n"
-    "  -q, --quiet                no progress bar\n"
+    "  -q, --quiet                no progress (bar or lines)\n"
     "  -h, --help                 show this help\n"
     "  key.path=value             any other key, e.g. network.router_delay=4\n"
     "\n"
@@ -162,11 +163,12 @@ static const char help_check[] =
 
 static const char help_list[] =
     "usage: mppnet list [topologies|routers|workloads|patterns|schedulers|broadcasts|\n"
-    "                   collectives|presets]\n"
+    "                   collectives|presets|NAME]\n"
     "\n"
     "List the registered plug-ins of a family, or the machine presets (all\n"
     "without an argument): name, aliases, a line of help, and each parameter with its\n"
-    "type, default and range. Parameters are set in an experiment as\n"
+    "type, default and range. `mppnet list NAME` shows the plug-in (or preset)\n"
+    "called NAME, in every family that has one by that name. Parameters are set in an experiment as\n"
     "network.<topology>.<key>, network.<router>.<key> and\n"
     "workload.<pattern>.<key>.\n";
 
@@ -663,7 +665,7 @@ static int cmd_sim(int argc, char **argv)
         mpp_experiment_destroy(e);
         return mpp_args_fail(&err);
     }
-    mpp_run_bar bar = {.on = !o.quiet && isatty(STDERR_FILENO)};
+    mpp_run_bar bar = {.on = !o.quiet, .tty = isatty(STDERR_FILENO)};
     double t0 = mpp_host_seconds();
     int rc = mpp_sim_run(s, bar.on ? sim_progress : NULL, &bar, &err);
     double wall = mpp_host_seconds() - t0;
@@ -754,6 +756,140 @@ static void list_entry(const char *name, const char *const *aliases, const char 
     putchar('\n');
 }
 
+/* One entry of a family, whatever its ops type. */
+typedef struct list_item {
+    const char *name;
+    const char *const *aliases; /* NULL-terminated, or NULL */
+    const char *help;
+    const mpp_schema *schema;   /* NULL: none (presets) */
+    bool hidden;                /* a test-only plug-in: never listed */
+} list_item;
+
+/* The families of `list`, in the order they are printed. */
+enum { FAM_TOPO, FAM_ROUTER, FAM_WORKLOAD, FAM_PATTERN, FAM_SCHED, FAM_BCAST, FAM_COLL,
+       FAM_PRESET, FAM_N };
+
+/* Each family's heading and the names `list FAMILY` accepts (the first is
+ * the one the help and the messages show). */
+static const struct {
+    const char *heading;
+    const char *names[4];
+} list_families[FAM_N] = {
+    [FAM_TOPO] = {"topologies (network.topology; parameters network.<name>.<key>)",
+                  {"topologies", "topology"}},
+    [FAM_ROUTER] = {"routers (network.router; parameters network.<name>.<key>)",
+                    {"routers", "router", "routing"}},
+    [FAM_WORKLOAD] = {"workloads (workload.type; parameters workload.<key>)",
+                      {"workloads", "workload"}},
+    [FAM_PATTERN] = {"patterns (workload.pattern; parameters workload.<name>.<key>)",
+                     {"patterns", "pattern", "traffic"}},
+    [FAM_SCHED] = {"schedulers (workload.scheduler; parameters workload.<name>.<key>)",
+                   {"schedulers", "scheduler"}},
+    [FAM_BCAST] = {"broadcasts (workload.algorithm of the broadcast workload; parameters "
+                   "workload.<name>.<key>)",
+                   {"broadcasts", "broadcast"}},
+    [FAM_COLL] = {"collectives (workload.collective of the collective workload, "
+                  "workload.collectives of the mpi workload; parameters workload.<name>.<key>)",
+                  {"collectives", "collective"}},
+    [FAM_PRESET] = {"machine presets (machine: NAME; experiments/machines/NAME.yaml)",
+                    {"presets", "machines", "machine"}},
+};
+
+/* Entry i of family fam into *it: false past the last one. */
+static bool list_item_at(int fam, size_t i, list_item *it)
+{
+    memset(it, 0, sizeof *it);
+    switch (fam) {
+    case FAM_TOPO: {
+        const mpp_topo_ops *o = mpp_topo_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, NULL, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_ROUTER: {
+        const mpp_routing_ops *o = mpp_routing_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, o->aliases, o->help, &o->schema, o->test_only};
+        return true;
+    }
+    case FAM_WORKLOAD: {
+        const mpp_workload_ops *o = mpp_workload_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, NULL, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_PATTERN: {
+        const mpp_pattern_ops *o = mpp_pattern_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, o->aliases, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_SCHED: {
+        const mpp_sched_ops *o = mpp_sched_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, NULL, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_BCAST: {
+        const mpp_bcast_ops *o = mpp_bcast_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, NULL, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_COLL: {
+        const mpp_coll_ops *o = mpp_coll_all()[i];
+        if (!o)
+            return false;
+        *it = (list_item){o->name, NULL, o->help, &o->schema, false};
+        return true;
+    }
+    case FAM_PRESET:
+        if (i >= mpp_npresets)
+            return false;
+        *it = (list_item){mpp_presets[i].name, NULL, mpp_presets[i].help, NULL, false};
+        return true;
+    }
+    return false;
+}
+
+/* True when item it is called name (its name or one of its aliases). */
+static bool list_item_named(const list_item *it, const char *name)
+{
+    if (!strcmp(it->name, name))
+        return true;
+    for (size_t a = 0; it->aliases && it->aliases[a]; a++)
+        if (!strcmp(it->aliases[a], name))
+            return true;
+    return false;
+}
+
+/* Print family fam (heading, then its entries), or only its entries
+ * called `only` when that is not NULL; a blank line first when `*any`.
+ * Returns how many entries were printed (nothing at all when none). */
+static size_t list_family(int fam, const char *only, bool *any)
+{
+    size_t shown = 0;
+    list_item it;
+    for (size_t i = 0; list_item_at(fam, i, &it); i++) {
+        if (it.hidden || (only && !list_item_named(&it, only)))
+            continue;
+        if (!shown++) {
+            printf("%s%s:\n", *any ? "\n" : "", list_families[fam].heading);
+            *any = true;
+        }
+        list_entry(it.name, it.aliases, it.help);
+        if (it.schema)
+            list_schema(it.schema);
+    }
+    return shown;
+}
+
 static int cmd_list(int argc, char **argv)
 {
     mpp_args rest;
@@ -762,101 +898,34 @@ static int cmd_list(int argc, char **argv)
                                 &done);
     if (!status && !done && rest.n > 1)
         status = mpp_args_usage("list", "too many arguments");
-    const char *fam = !status && !done && rest.n ? rest.v[0] : NULL;
+    const char *arg = !status && !done && rest.n ? rest.v[0] : NULL;
     mpp_args_free(&rest);
     if (status || done)
         return status;
-    bool topo = true, rout = true, pat = true, pre = true, wl = true, sch = true, bc = true;
-    bool co = true;
-    if (fam) {
-        const char *f = fam;
-        topo = !strcmp(f, "topologies") || !strcmp(f, "topology");
-        rout = !strcmp(f, "routers") || !strcmp(f, "router") || !strcmp(f, "routing");
-        pat = !strcmp(f, "patterns") || !strcmp(f, "pattern") || !strcmp(f, "traffic");
-        pre = !strcmp(f, "presets") || !strcmp(f, "machines") || !strcmp(f, "machine");
-        wl = !strcmp(f, "workloads") || !strcmp(f, "workload");
-        sch = !strcmp(f, "schedulers") || !strcmp(f, "scheduler");
-        bc = !strcmp(f, "broadcasts") || !strcmp(f, "broadcast");
-        co = !strcmp(f, "collectives") || !strcmp(f, "collective");
-        if (!topo && !rout && !pat && !pre && !wl && !sch && !bc && !co)
-            return mpp_args_usage("list", "unknown family '%.40s' (topologies, routers, "
-                                          "workloads, patterns, schedulers, broadcasts, "
-                                          "collectives, presets)",
-                                  f);
-    }
     bool any = false;
-    if (topo) {
-        printf("topologies (network.topology; parameters network.<name>.<key>):\n");
-        for (const mpp_topo_ops *const *t = mpp_topo_all(); *t; t++) {
-            list_entry((*t)->name, NULL, (*t)->help);
-            list_schema(&(*t)->schema);
-        }
-        any = true;
-    }
-    if (rout) {
-        printf("%srouters (network.router; parameters network.<name>.<key>):\n",
-               any ? "\n" : "");
-        any = true;
-        for (const mpp_routing_ops *const *r = mpp_routing_all(); *r; r++) {
-            if ((*r)->test_only)
-                continue;
-            list_entry((*r)->name, (*r)->aliases, (*r)->help);
-            list_schema(&(*r)->schema);
-        }
-    }
-    if (wl) {
-        printf("%sworkloads (workload.type; parameters workload.<key>):\n", any ? "\n" : "");
-        for (const mpp_workload_ops *const *w = mpp_workload_all(); *w; w++) {
-            list_entry((*w)->name, NULL, (*w)->help);
-            list_schema(&(*w)->schema);
-        }
-        any = true;
-    }
-    if (pat) {
-        printf("%spatterns (workload.pattern; parameters workload.<name>.<key>):\n",
-               any ? "\n" : "");
-        any = true;
-        for (const mpp_pattern_ops *const *p = mpp_pattern_all(); *p; p++) {
-            list_entry((*p)->name, (*p)->aliases, (*p)->help);
-            list_schema(&(*p)->schema);
-        }
-    }
-    if (sch) {
-        printf("%sschedulers (workload.scheduler; parameters workload.<name>.<key>):\n",
-               any ? "\n" : "");
-        for (const mpp_sched_ops *const *o = mpp_sched_all(); *o; o++) {
-            list_entry((*o)->name, NULL, (*o)->help);
-            list_schema(&(*o)->schema);
-        }
-        any = true;
-    }
-    if (bc) {
-        printf("%sbroadcasts (workload.algorithm of the broadcast workload; parameters "
-               "workload.<name>.<key>):\n",
-               any ? "\n" : "");
-        for (const mpp_bcast_ops *const *o = mpp_bcast_all(); *o; o++) {
-            list_entry((*o)->name, NULL, (*o)->help);
-            list_schema(&(*o)->schema);
-        }
-        any = true;
-    }
-    if (co) {
-        printf("%scollectives (workload.collective of the collective workload, "
-               "workload.collectives of the mpi workload; parameters workload.<name>.<key>):\n",
-               any ? "\n" : "");
-        for (const mpp_coll_ops *const *o = mpp_coll_all(); *o; o++) {
-            list_entry((*o)->name, NULL, (*o)->help);
-            list_schema(&(*o)->schema);
-        }
-        any = true;
-    }
-    if (pre) {
-        printf("%smachine presets (machine: NAME; experiments/machines/NAME.yaml):\n",
-               any ? "\n" : "");
-        for (size_t i = 0; i < mpp_npresets; i++)
-            list_entry(mpp_presets[i].name, NULL, mpp_presets[i].help);
-    }
-    return 0; /* stdout: checked once for every command in mpp_cli_main */
+    /* A family's name: the whole family. */
+    for (int f = 0; arg && f < FAM_N; f++)
+        for (size_t k = 0; k < 4 && list_families[f].names[k]; k++)
+            if (!strcmp(arg, list_families[f].names[k])) {
+                list_family(f, NULL, &any);
+                return 0;
+            }
+    /* Else a plug-in's name (or alias): that entry in every family that
+     * has one by that name. */
+    size_t found = 0;
+    for (int f = 0; f < FAM_N; f++)
+        found += list_family(f, arg, &any);
+    if (!arg || found)
+        return 0; /* stdout: checked once for every command in mpp_cli_main */
+    mpp_sb fams;
+    mpp_sb_init(&fams);
+    for (int f = 0; f < FAM_N; f++)
+        mpp_sb_printf(&fams, "%s%s", f ? ", " : "", list_families[f].names[0]);
+    status = mpp_args_usage("list", "unknown family or plug-in '%.40s' (families: %s; a "
+                                    "plug-in's name shows that plug-in)",
+                            arg, mpp_sb_ok(&fams) ? fams.s : "?");
+    mpp_sb_free(&fams);
+    return status;
 }
 
 /* ---- bench --------------------------------------------------------------- */

@@ -35,7 +35,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define RATE_AXIS "workload.rate"
 
 void mpp_output_run_init(mpp_output_run *r)
 {
@@ -947,139 +946,13 @@ int mpp_output_gnuplot(const char *dir, const char *gp, const char *png, bool qu
     return rc;
 }
 
-void mpp_output_gp_terminal(mpp_sb *sb)
+void mpp_output_gp_terminal(mpp_sb *sb, int height)
 {
-    mpp_sb_add(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-                   "    set terminal pngcairo size 900,600 noenhanced\n"
-                   "} else {\n"
-                   "    set terminal png size 900,600 noenhanced\n"
-                   "}\n");
-}
-
-/* ---- latency-load plot ------------------------------------------------ */
-
-/* One point of a curve: the mean over seeds at one rate value. */
-typedef struct plot_point {
-    const char *rate;   /* axis value text, as written */
-    double offered, latency;
-    unsigned n;
-} plot_point;
-
-/* One curve: the runs that share the values of every non-rate axis. */
-typedef struct plot_curve {
-    size_t first_run;   /* defines the curve's other-axis values */
-    plot_point *pts;
-    size_t npts;
-} plot_curve;
-
-static bool same_other_axes(const mpp_experiment *e, size_t rate_axis, size_t i, size_t j)
-{
-    for (size_t a = 0; a < mpp_experiment_axes(e); a++)
-        if (a != rate_axis && strcmp(mpp_experiment_value(e, i, a), mpp_experiment_value(e, j, a)))
-            return false;
-    return true;
-}
-
-bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
-                            size_t nruns)
-{
-    size_t naxes = mpp_experiment_axes(e), rate_axis = naxes;
-    for (size_t a = 0; a < naxes; a++)
-        if (!strcmp(mpp_experiment_axis(e, a), RATE_AXIS))
-            rate_axis = a;
-    if (rate_axis == naxes || nruns == 0)
-        return false;
-
-    /* Every run becomes at most one point, so nruns bounds both arrays. */
-    plot_curve *curves = calloc(nruns, sizeof *curves);
-    plot_point *pool = calloc(nruns, sizeof *pool);
-    size_t ncurves = 0, used = 0;
-    bool any = false;
-    if (!curves || !pool) {
-        sb->failed = true;
-        goto out;
-    }
-    /* Curves in order of first appearance; each curve's points get a slice
-     * of the pool sized by the number of runs that can belong to it. */
-    for (size_t i = 0; i < nruns; i++) {
-        if (!run_ok(&runs[i]) || !isfinite(runs[i].result.latency_mean))
-            continue;
-        size_t c = 0;
-        while (c < ncurves && !same_other_axes(e, rate_axis, curves[c].first_run, i))
-            c++;
-        if (c == ncurves) {
-            curves[c].first_run = i;
-            curves[c].pts = pool + used;
-            size_t members = 0;
-            for (size_t j = i; j < nruns; j++)
-                members += same_other_axes(e, rate_axis, i, j);
-            used += members;
-            ncurves++;
-        }
-        plot_curve *cv = &curves[c];
-        const char *rate = mpp_experiment_value(e, i, rate_axis);
-        size_t p = 0;
-        while (p < cv->npts && strcmp(cv->pts[p].rate, rate))
-            p++;
-        if (p == cv->npts) {
-            cv->pts[p].rate = rate;
-            cv->npts++;
-        }
-        cv->pts[p].offered += runs[i].result.offered;
-        cv->pts[p].latency += runs[i].result.latency_mean;
-        cv->pts[p].n++;
-        any = true;
-    }
-    if (!any)
-        goto out;
-
-    mpp_sb_add(sb, "# Latency-load plot written by mppnet; run `gnuplot latency.gp`.\n");
-    mpp_sb_add(sb, "if (!exists(\"outfile\")) outfile = \"latency.png\"\n");
-    mpp_output_gp_terminal(sb);
-    mpp_sb_add(sb, "set output outfile\nset title ");
-    {
-        mpp_sb t;
-        mpp_sb_init(&t);
-        mpp_sb_add(&t, mpp_experiment_name(e));
-        mpp_sb_add(&t, ": mean packet latency vs offered load");
-        mpp_output_gp_string(sb, mpp_sb_ok(&t) ? t.s : "latency");
-        mpp_sb_free(&t);
-    }
-    mpp_sb_add(sb, "\nset xlabel \"offered load (flits/node/cycle)\"\n"
-                   "set ylabel \"mean packet latency (cycles)\"\n"
-                   "set logscale y\nset grid\nset key top left\n");
-    for (size_t c = 0; c < ncurves; c++) {
-        mpp_sb_printf(sb, "$curve%zu << EOD\n", c);
-        for (size_t p = 0; p < curves[c].npts; p++) {
-            const plot_point *pt = &curves[c].pts[p];
-            mpp_sb_double(sb, pt->offered / pt->n);
-            mpp_sb_addc(sb, ' ');
-            mpp_sb_double(sb, pt->latency / pt->n);
-            mpp_sb_addc(sb, '\n');
-        }
-        mpp_sb_add(sb, "EOD\n");
-    }
-    mpp_sb_add(sb, "plot");
-    for (size_t c = 0; c < ncurves; c++) {
-        mpp_sb t;
-        mpp_sb_init(&t);
-        for (size_t a = 0; a < naxes; a++) {
-            if (a == rate_axis)
-                continue;
-            if (t.len)
-                mpp_sb_add(&t, ", ");
-            mpp_sb_printf(&t, "%s=%s", mpp_experiment_axis(e, a),
-                          mpp_experiment_value(e, curves[c].first_run, a));
-        }
-        mpp_sb_printf(sb, "%s $curve%zu with linespoints title ", c ? "," : "", c);
-        mpp_output_gp_string(sb, !mpp_sb_ok(&t) ? "" : t.len ? t.s : mpp_experiment_name(e));
-        mpp_sb_free(&t);
-    }
-    mpp_sb_addc(sb, '\n');
-out:
-    free(curves);
-    free(pool);
-    return any;
+    mpp_sb_printf(sb, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+                      "    set terminal pngcairo size 900,%d noenhanced\n"
+                      "} else {\n"
+                      "    set terminal png size 900,%d noenhanced\n"
+                      "}\n", height, height);
 }
 
 bool mpp_output_find_program(const char *prog, char *buf, size_t size)

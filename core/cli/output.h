@@ -162,18 +162,10 @@ int mpp_output_write_all(int dirfd, const char *dir, const char *version, const 
 void mpp_output_gp_string(mpp_sb *sb, const char *s);
 
 /* Append the gnuplot lines that choose the output terminal: pngcairo
- * 900x600 when this gnuplot has it, else png 900x600 (both noenhanced, so
- * labels print as written). Shared by every plot script mppnet writes. */
-void mpp_output_gp_terminal(mpp_sb *sb);
-
-/* The gnuplot script of the latency-load plot: latency_mean against offered
- * for the finished runs, one curve per combination of the sweep axes other
- * than workload.rate (seeds averaged), written to the file named by the
- * gnuplot variable `outfile` (default "latency.png"). Returns false (and
- * appends nothing) when the experiment has no workload.rate axis or no run
- * finished. */
-bool mpp_output_plot_script(mpp_sb *sb, const mpp_experiment *e, const mpp_output_run *runs,
-                            size_t nruns);
+ * 900 x height when this gnuplot has it, else png of that size (both
+ * noenhanced, so labels print as written). Shared by every plot script
+ * mppnet writes (core/cli/plot.c). */
+void mpp_output_gp_terminal(mpp_sb *sb, int height);
 
 /* Run gnuplot on script gp in the open folder dirfd (its working folder;
  * shown as dir in messages), the script drawing to the file named by the

@@ -75,7 +75,8 @@ typedef struct plot_pt {
 } plot_pt;
 
 typedef struct plot_curve {
-    char *label;
+    char *label;    /* the data file's: "by=value, ..." */
+    char *key;      /* the key's: the values alone (the key's title names them) */
     plot_pt *pts;
     size_t npts;
     bool any_sat;
@@ -85,27 +86,36 @@ struct mpp_plot {
     char *xname;      /* the x column */
     char *yfile;      /* y columns joined by '+' (file name) */
     char *title, *xlabel, *ylabel;
+    char *keytitle;   /* the --by columns joined by ", "; NULL without */
     bool logx, logy, any_sat;
+    bool xcat;        /* x is categorical: points at 0..ncat-1 */
+    char **cat;       /* [ncat] the x values, in order of first appearance */
+    size_t ncat;
     plot_curve *curve;
     size_t ncurves;
 };
 
 const char mpp_plot_help[] =
     "usage: mppnet plot RESULTS.csv [--x COL] [--y COL[,COL...]] [--by COL[,COL...]]\n"
-    "                   [--where COL=VALUE ...] [--no-mean-seeds] [--logx] [--logy]\n"
+    "                   [--where COL=VALUE ...] [--no-mean-seeds] [--[no-]logx]\n"
+    "                   [--[no-]logy]\n"
     "                   [--title TEXT] [--xlabel TEXT] [--ylabel TEXT] [-o OUT.png]\n"
     "                   [--script-only]\n"
     "\n"
     "Plot columns of a results.csv written by `mppnet run`: one curve per\n"
     "distinct combination of the --by columns, points in x order (in run order\n"
-    "when x is a result column such as accepted), saturated points circled.\n"
+    "when x is a result column such as accepted), saturated points circled, the\n"
+    "key below the plot, each curve its own colour, dash and marker.\n"
     "Writes OUT.png through gnuplot, with its script OUT.gp and data OUT.dat\n"
     "beside it (`gnuplot OUT.gp` in that directory draws it again), and prints\n"
     "the picture's path.\n"
     "\n"
     "options:\n"
-    "  --x COL              x column (default: the last sweep axis if it is\n"
-    "                       numeric, else offered)\n"
+    "  --x COL              x column, numeric or text (text values become the\n"
+    "                       tics, in order of first appearance); default: the\n"
+    "                       last sweep axis if it is numeric, else offered with\n"
+    "                       a workload.rate axis, else the axis with the most\n"
+    "                       values\n"
     "  --y COL[,COL...]     y column(s) (default: latency_mean)\n"
     "  --by COL[,COL...]    one curve per distinct combination of these columns\n"
     "                       (default: every sweep axis but --x, and but\n"
@@ -116,7 +126,10 @@ const char mpp_plot_help[] =
     "                       one of the values given for it\n"
     "  --mean-seeds         average rows that differ only in seed (default)\n"
     "  --no-mean-seeds      one point per row (per seed)\n"
-    "  --logx, --logy       logarithmic x / y axis\n"
+    "  --logx, --logy       logarithmic x / y axis (default: logarithmic when the\n"
+    "                       values are positive and span more than two decades;\n"
+    "                       for x only a numeric sweep axis)\n"
+    "  --no-logx, --no-logy linear x / y axis\n"
     "  --title TEXT         title (default: 'Y vs X')\n"
     "  --xlabel TEXT        x axis label (default: the x column)\n"
     "  --ylabel TEXT        y axis label (default: the y columns)\n"
@@ -366,6 +379,7 @@ void mpp_plot_options_init(mpp_plot_options *o)
 {
     memset(o, 0, sizeof *o);
     o->mean_seeds = true;
+    o->logx = o->logy = -1;
 }
 
 /* Column `name` (given to option opt) into *col, or an "unknown column"
@@ -643,9 +657,14 @@ void mpp_plot_destroy(mpp_plot *p)
         return;
     for (size_t c = 0; c < p->ncurves; c++) {
         free(p->curve[c].label);
+        free(p->curve[c].key);
         free(p->curve[c].pts);
     }
     free(p->curve);
+    for (size_t i = 0; i < p->ncat; i++)
+        free(p->cat[i]);
+    free(p->cat);
+    free(p->keytitle);
     free(p->xname);
     free(p->yfile);
     free(p->title);
@@ -670,9 +689,26 @@ static char *curve_label(const mpp_plot_table *t, size_t r, const size_vec *by, 
     return sb_take(&sb);
 }
 
-/* Build the curves of p from the grouped rows. */
+/* The key entry of the same curve: the --by values alone ("v1, v2"),
+ * after "y: " with several y columns; y alone without --by. */
+static char *curve_key(const mpp_plot_table *t, size_t r, const size_vec *by, size_t y,
+                       size_t ny)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    if (ny > 1 || by->n == 0)
+        mpp_sb_add(&sb, head(t, y));
+    if (ny > 1 && by->n)
+        mpp_sb_add(&sb, ": ");
+    for (size_t i = 0; i < by->n; i++)
+        mpp_sb_printf(&sb, "%s%s", i ? ", " : "", cell(t, r, by->v[i]));
+    return sb_take(&sb);
+}
+
+/* Build the curves of p from the grouped rows; xval[r] is row r's x (a
+ * number, or a category's index; NaN when it has none). */
 static int build_curves(mpp_plot *p, const mpp_plot_table *t, const bool *keep, size_t xcol,
-                        const size_vec *ycols, const size_vec *by, const size_t *cg,
+                        const double *xval, const size_vec *ycols, const size_vec *by, const size_t *cg,
                         size_t ncg, const size_t *pg, size_t npg, mpp_err *err)
 {
     size_t satcol = column(t, SAT_COLUMN);
@@ -698,7 +734,7 @@ static int build_curves(mpp_plot *p, const mpp_plot_table *t, const bool *keep, 
             memset(acc, 0, (npg ? npg : 1) * sizeof *acc);
             for (size_t r = 0; r < t->nrows; r++) {
                 double xv, yv;
-                if (!keep[r] || cg[r] != c || !parse_num(cell(t, r, xcol), &xv) ||
+                if (!keep[r] || cg[r] != c || isnan(xv = xval[r]) ||
                     !parse_num(cell(t, r, y), &yv))
                     continue;
                 plot_pt *a = &acc[pg[r]];
@@ -718,8 +754,9 @@ static int build_curves(mpp_plot *p, const mpp_plot_table *t, const bool *keep, 
             plot_curve *cv = &p->curve[p->ncurves];
             cv->pts = calloc(npts, sizeof *cv->pts);
             cv->label = curve_label(t, first_of_cg[c], by, y, ycols->n);
+            cv->key = curve_key(t, first_of_cg[c], by, y, ycols->n);
             p->ncurves++;
-            if (!cv->pts || !cv->label) {
+            if (!cv->pts || !cv->label || !cv->key) {
                 rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
                 goto out;
             }
@@ -748,12 +785,20 @@ out:
 
 /* Fill the names and labels of p. */
 static int name_plot(mpp_plot *p, const mpp_plot_table *t, const mpp_plot_options *o,
-                     size_t xcol, const size_vec *ycols, bool averaged, mpp_err *err)
+                     size_t xcol, const size_vec *ycols, const size_vec *by, bool averaged,
+                     mpp_err *err)
 {
-    mpp_sb ys, file, title;
+    mpp_sb ys, file, title, key;
     mpp_sb_init(&ys);
     mpp_sb_init(&file);
     mpp_sb_init(&title);
+    mpp_sb_init(&key);
+    for (size_t i = 0; i < by->n; i++)
+        mpp_sb_printf(&key, "%s%s", i ? ", " : "", head(t, by->v[i]));
+    p->keytitle = by->n ? sb_take(&key) : NULL;
+    mpp_sb_free(&key);
+    if (by->n && !p->keytitle)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
     for (size_t i = 0; i < ycols->n; i++) {
         mpp_sb_printf(&ys, "%s%s", i ? ", " : "", head(t, ycols->v[i]));
         mpp_sb_printf(&file, "%s%s", i ? "+" : "", head(t, ycols->v[i]));
@@ -774,6 +819,105 @@ static int name_plot(mpp_plot *p, const mpp_plot_table *t, const mpp_plot_option
     return 0;
 }
 
+/* Distinct non-empty texts of column c over the kept rows. */
+static size_t count_distinct(const mpp_plot_table *t, size_t c, const bool *keep)
+{
+    size_t d = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!keep[r] || !*cell(t, r, c))
+            continue;
+        size_t q = 0;
+        while (q < r && (!keep[q] || strcmp(cell(t, q, c), cell(t, r, c))))
+            q++;
+        d += q == r;
+    }
+    return d;
+}
+
+/* The default x column: the last axis when it is numeric; else offered
+ * (t->ncols) when workload.rate is an axis, or when there is no axis; else
+ * the axis with the most distinct values, the later one on a tie. */
+static size_t default_x(const mpp_plot_table *t, const bool *keep)
+{
+    if (t->naxes && !numeric_column(t, t->naxes, keep, "--x", NULL))
+        return t->naxes;
+    size_t rate = column(t, RATE_AXIS);
+    if (t->naxes == 0 || (rate >= 1 && rate <= t->naxes))
+        return t->ncols;
+    size_t best = t->naxes, most = 0;
+    for (size_t c = 1; c <= t->naxes; c++) {
+        size_t d = count_distinct(t, c, keep);
+        if (d >= most) {
+            most = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* xval[r] = the x of each kept row: its number when column xcol is
+ * numeric, else the index of its text among the column's distinct values
+ * in order of first appearance (p->cat, p->xcat set); NaN for an empty
+ * cell. An error when the column has no value in the kept rows. */
+static int x_values(mpp_plot *p, const mpp_plot_table *t, const bool *keep, size_t xcol,
+                    double *xval, mpp_err *err)
+{
+    p->xcat = numeric_column(t, xcol, keep, "--x", NULL) != 0;
+    size_t cap = count_distinct(t, xcol, keep);
+    if (cap == 0)
+        return mpp_err_set(err, MPP_EINVAL, "--x column '%s' has no values in the rows plotted",
+                           head(t, xcol));
+    if (p->xcat && !(p->cat = calloc(cap, sizeof *p->cat)))
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *v = cell(t, r, xcol);
+        xval[r] = NAN;
+        if (!keep[r] || !*v)
+            continue;
+        if (!p->xcat) {
+            parse_num(v, &xval[r]);
+            continue;
+        }
+        size_t k = 0;
+        while (k < p->ncat && strcmp(p->cat[k], v))
+            k++;
+        if (k == p->ncat) {
+            if (!(p->cat[k] = strdup(v)))
+                return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            p->ncat++;
+        }
+        xval[r] = (double)k;
+    }
+    return 0;
+}
+
+/* True when every value v of the curves' x (or y) is positive and they
+ * span more than two decades (max > 100 min). */
+static bool spans_decades(const mpp_plot *p, bool y)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t c = 0; c < p->ncurves; c++)
+        for (size_t i = 0; i < p->curve[c].npts; i++) {
+            double v = y ? p->curve[c].pts[i].y : p->curve[c].pts[i].x;
+            if (!(v > 0))
+                return false;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    return hi > 100 * lo;
+}
+
+/* The scales: as the options say, else logarithmic when the values span
+ * more than two decades (x only when it is a numeric sweep axis: a
+ * measured x such as offered stays linear). */
+static void auto_log(mpp_plot *p, const mpp_plot_options *o, bool x_axis)
+{
+    p->logy = o->logy >= 0 ? o->logy > 0 : spans_decades(p, true);
+    p->logx = o->logx >= 0 ? o->logx > 0 : !p->xcat && x_axis && spans_decades(p, false);
+    if (p->xcat)
+        p->logx = false; /* categories sit at 0, 1, ...: no logarithm */
+}
+
 int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot **out,
                     mpp_err *err)
 {
@@ -782,11 +926,12 @@ int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot
     bool *keep = calloc(n, sizeof *keep);
     char **ckey = calloc(n, sizeof *ckey), **pkey = calloc(n, sizeof *pkey);
     size_t *cg = calloc(n, sizeof *cg), *pg = calloc(n, sizeof *pg);
+    double *xval = calloc(n, sizeof *xval);
     size_vec ycols = {0}, by = {0}, pcols = {0};
     mpp_plot *p = calloc(1, sizeof *p);
     size_t xcol = t->ncols, ncg = 0, npg = 0;
     int rc;
-    if (!keep || !ckey || !pkey || !cg || !pg || !p) {
+    if (!keep || !ckey || !pkey || !cg || !pg || !xval || !p) {
         rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
         goto out;
     }
@@ -794,8 +939,6 @@ int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot
         rc = mpp_err_set(err, MPP_EINVAL, "no rows to plot (no run finished)");
         goto out;
     }
-    p->logx = o->logx;
-    p->logy = o->logy;
 
     /* 1. Filters. Every column named anywhere is checked first, so an
      * unknown name is reported before anything else. */
@@ -809,14 +952,13 @@ int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot
     if (rc)
         goto out;
 
-    /* 2. Columns. */
+    /* 2. Columns: x numeric, else categorical. */
     if (!o->x) {
-        if (t->naxes && !numeric_column(t, t->naxes, keep, "--x", NULL))
-            xcol = t->naxes;
-        else if ((rc = find_column(t, FALLBACK_X, "default --x", &xcol, err)))
+        xcol = default_x(t, keep);
+        if (xcol == t->ncols && (rc = find_column(t, FALLBACK_X, "default --x", &xcol, err)))
             goto out;
     }
-    if ((rc = numeric_column(t, xcol, keep, "--x", err)))
+    if ((rc = x_values(p, t, keep, xcol, xval, err)))
         goto out;
     for (size_t i = 0; i < ycols.n; i++)
         if ((rc = numeric_column(t, ycols.v[i], keep, "--y", err)))
@@ -855,13 +997,15 @@ int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot
         goto out;
 
     /* 4. Curves and names. */
-    if ((rc = build_curves(p, t, keep, xcol, &ycols, &by, cg, ncg, pg, npg, err)))
+    if ((rc = build_curves(p, t, keep, xcol, xval, &ycols, &by, cg, ncg, pg, npg, err)))
         goto out;
     bool averaged = false;
     for (size_t c = 0; c < p->ncurves; c++)
         for (size_t i = 0; i < p->curve[c].npts; i++)
             averaged = averaged || p->curve[c].pts[i].n > 1;
-    rc = name_plot(p, t, o, xcol, &ycols, averaged, err);
+    rc = name_plot(p, t, o, xcol, &ycols, &by, averaged, err);
+    if (!rc)
+        auto_log(p, o, xcol >= 1 && xcol <= t->naxes);
 out:
     for (size_t r = 0; ckey && pkey && r < t->nrows; r++) {
         free(ckey[r]);
@@ -872,6 +1016,7 @@ out:
     free(pkey);
     free(cg);
     free(pg);
+    free(xval);
     free(ycols.v);
     free(by.v);
     free(pcols.v);
@@ -932,20 +1077,41 @@ void mpp_plot_data(const mpp_plot *p, mpp_sb *sb)
     }
 }
 
+/* The look of curve i (mpp_plot_script): colour, dash type, point type.
+ * 8 colours (after Okabe and Ito, told apart by most colour-blind eyes;
+ * black last), 4 dash types, 7 point types: colour and dash repeat
+ * together after 32 curves, colour and point type after 56. The open
+ * circle (6) is kept for saturated points. */
+static const char *const curve_colour[8] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                            "#e69f00", "#56b4e9", "#7f3c8d", "#000000"};
+static const int curve_point[7] = {7, 5, 9, 11, 13, 15, 2};
+
 void mpp_plot_script(const mpp_plot *p, const char *png, const char *dat, mpp_sb *sb)
 {
-    mpp_sb_add(sb, "# Written by `mppnet plot`: draws ");
+    mpp_sb_add(sb, "# Written by mppnet: draws ");
     mpp_sb_add(sb, png);
-    mpp_sb_add(sb, " from ");
-    mpp_sb_add(sb, dat);
+    if (dat) {
+        mpp_sb_add(sb, " from ");
+        mpp_sb_add(sb, dat);
+    }
     mpp_sb_add(sb, "; run it with gnuplot in this directory.\n"
                    "# Data: one block per curve (index 0, 1, ...): x y saturated rows.\n");
     mpp_sb_add(sb, "if (!exists(\"outfile\")) outfile = ");
     mpp_output_gp_string(sb, png);
-    mpp_sb_add(sb, "\ndatafile = ");
-    mpp_output_gp_string(sb, dat);
-    mpp_sb_addc(sb, '\n');
-    mpp_output_gp_terminal(sb);
+    if (dat) {
+        mpp_sb_add(sb, "\ndatafile = ");
+        mpp_output_gp_string(sb, dat);
+        mpp_sb_addc(sb, '\n');
+    } else {
+        mpp_sb_add(sb, "\n$mppdata << EOD\n");
+        mpp_plot_data(p, sb);
+        mpp_sb_add(sb, "EOD\ndatafile = '$mppdata'\n");
+    }
+    /* The key below the plot: about three entries a row (gnuplot fits
+     * them to the width); past two rows the picture grows to keep the
+     * plot's height. */
+    size_t rows = (p->ncurves + (p->any_sat ? 1 : 0) + 2) / 3;
+    mpp_output_gp_terminal(sb, 600 + (rows > 2 ? (int)(rows - 2) * 18 : 0));
     mpp_sb_add(sb, "set output outfile\nset title ");
     mpp_output_gp_string(sb, p->title);
     mpp_sb_add(sb, "\nset xlabel ");
@@ -957,19 +1123,120 @@ void mpp_plot_script(const mpp_plot *p, const char *png, const char *dat, mpp_sb
         mpp_sb_add(sb, "set logscale x\n");
     if (p->logy)
         mpp_sb_add(sb, "set logscale y\n");
-    mpp_sb_add(sb, "set grid\nset key top left\nplot \\\n");
+    if (p->xcat) {
+        /* the values as tics at 0, 1, ..., turned when they would crowd */
+        size_t chars = 0;
+        mpp_sb_add(sb, "set xtics (");
+        for (size_t i = 0; i < p->ncat; i++) {
+            mpp_sb_add(sb, i ? ", " : "");
+            mpp_output_gp_string(sb, p->cat[i]);
+            mpp_sb_printf(sb, " %zu", i);
+            chars += strlen(p->cat[i]) + 2;
+        }
+        mpp_sb_printf(sb, ")%s\nset xrange [-0.5:%zu.5]\n",
+                      chars > 80 ? " rotate by -30" : "", p->ncat - 1);
+    }
+    mpp_sb_add(sb, "set grid\nset key outside below center horizontal");
+    if (p->keytitle) {
+        mpp_sb_add(sb, " title ");
+        mpp_output_gp_string(sb, p->keytitle);
+    }
+    mpp_sb_add(sb, "\nplot \\\n");
     for (size_t c = 0; c < p->ncurves; c++) {
-        mpp_sb_printf(sb, "%s    datafile index %zu using 1:2 with linespoints lc %zu pt 7 ps 1 "
-                      "title ", c ? ", \\\n" : "", c, c + 1);
-        mpp_output_gp_string(sb, p->curve[c].label);
+        const char *colour = curve_colour[c % 8];
+        mpp_sb_printf(sb, "%s    datafile index %zu using 1:2 with linespoints lc rgb \"%s\" "
+                      "dt %zu pt %d ps 1 lw 1.5 title ",
+                      c ? ", \\\n" : "", c, colour, (c / 8) % 4 + 1, curve_point[c % 7]);
+        mpp_output_gp_string(sb, p->curve[c].key);
         if (p->curve[c].any_sat)
             mpp_sb_printf(sb, ", \\\n    datafile index %zu using 1:($3 > 0 ? $2 : NaN) "
-                          "with points lc %zu pt 6 ps 2.5 notitle", c, c + 1);
+                          "with points lc rgb \"%s\" pt 6 ps 2.5 lw 1.5 notitle", c, colour);
     }
     if (p->any_sat)
-        mpp_sb_add(sb, ", \\\n    NaN with points lc rgb \"black\" pt 6 ps 2.5 "
+        mpp_sb_add(sb, ", \\\n    NaN with points lc rgb \"black\" pt 6 ps 2.5 lw 1.5 "
                        "title \"saturated\"");
     mpp_sb_addc(sb, '\n');
+}
+
+/* ---- the plot of `mppnet run` ---------------------------------------------- */
+
+int mpp_plot_auto(const mpp_experiment *e, const mpp_output_run *runs, size_t nruns, mpp_sb *gp,
+                  const char **stem, mpp_err *err)
+{
+    *stem = NULL;
+    size_t first = 0;
+    while (first < nruns && !(runs[first].done && runs[first].status == 0))
+        first++;
+    if (first == nruns)
+        return 0; /* no run finished */
+    mpp_sb csv, title, y;
+    mpp_sb_init(&csv);
+    mpp_sb_init(&title);
+    mpp_sb_init(&y);
+    mpp_plot_table *t = NULL;
+    mpp_plot *p = NULL;
+    int rc = 0;
+    mpp_output_results_csv(&csv, e, runs, nruns);
+    if (!mpp_sb_ok(&csv) || (rc = mpp_plot_table_parse(csv.s, csv.len, "results.csv", &t, err)))
+        goto out;
+    mpp_plot_options o;
+    mpp_plot_options_init(&o);
+    size_t rate = column(t, RATE_AXIS);
+    const char *name = mpp_experiment_name(e);
+    if (rate >= 1 && rate <= t->naxes) {
+        o.x = FALLBACK_X;
+        o.y = DEFAULT_Y;
+        o.xlabel = "offered load (flits/node/cycle)";
+        o.ylabel = "mean packet latency (cycles)";
+        mpp_sb_printf(&title, "%s: mean packet latency vs offered load", name);
+        *stem = "latency";
+    } else if (t->naxes) {
+        /* the first summary column with decimals that has values */
+        const mpp_workload_ops *w = mpp_experiment_config(e, first)->workload.ops;
+        bool *all = calloc(t->nrows ? t->nrows : 1, sizeof *all);
+        if (!all) {
+            rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t r = 0; r < t->nrows; r++)
+            all[r] = true;
+        for (uint32_t k = 0; w && k < w->nsummary && !y.len; k++) {
+            size_t c = column(t, w->summary[k].column);
+            if (w->summary[k].prec > 0 && c < t->ncols && !numeric_column(t, c, all, "", NULL))
+                mpp_sb_add(&y, w->summary[k].column);
+        }
+        size_t xcol = default_x(t, all);
+        free(all);
+        if (!y.len || xcol == t->ncols)
+            goto out; /* nothing worth a picture */
+        o.y = y.s;
+        mpp_sb_printf(&title, "%s: %s vs %s", name, y.s, head(t, xcol));
+        *stem = "plot";
+    } else {
+        goto out; /* one configuration: no axis to draw along */
+    }
+    o.title = mpp_sb_ok(&title) ? title.s : name;
+    if ((rc = mpp_plot_create(t, &o, &p, err))) {
+        *stem = NULL;
+        rc = rc == MPP_ENOMEM ? rc : 0; /* e.g. no value to plot: no picture */
+        goto out;
+    }
+    mpp_sb png;
+    mpp_sb_init(&png);
+    mpp_sb_printf(&png, "%s.png", *stem);
+    mpp_plot_script(p, mpp_sb_ok(&png) ? png.s : "plot.png", NULL, gp);
+    mpp_sb_free(&png);
+out:
+    if (!rc && (!mpp_sb_ok(&csv) || !mpp_sb_ok(&title) || !mpp_sb_ok(&y) || !mpp_sb_ok(gp)))
+        rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    if (rc)
+        *stem = NULL;
+    mpp_plot_destroy(p);
+    mpp_plot_table_free(t);
+    mpp_sb_free(&csv);
+    mpp_sb_free(&title);
+    mpp_sb_free(&y);
+    return rc;
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -985,7 +1252,7 @@ typedef struct plot_args {
 /* Codes of the long-only options (above 127: no short form). */
 enum {
     OPT_X = 1000, OPT_Y, OPT_BY, OPT_WHERE, OPT_TITLE, OPT_XLABEL, OPT_YLABEL, OPT_MEAN_SEEDS,
-    OPT_NO_MEAN_SEEDS, OPT_LOGX, OPT_LOGY, OPT_SCRIPT_ONLY
+    OPT_NO_MEAN_SEEDS, OPT_LOGX, OPT_LOGY, OPT_NO_LOGX, OPT_NO_LOGY, OPT_SCRIPT_ONLY
 };
 
 static const struct option plot_options[] = {
@@ -1000,6 +1267,8 @@ static const struct option plot_options[] = {
     {"no-mean-seeds", no_argument, NULL, OPT_NO_MEAN_SEEDS},
     {"logx", no_argument, NULL, OPT_LOGX},
     {"logy", no_argument, NULL, OPT_LOGY},
+    {"no-logx", no_argument, NULL, OPT_NO_LOGX},
+    {"no-logy", no_argument, NULL, OPT_NO_LOGY},
     {"script-only", no_argument, NULL, OPT_SCRIPT_ONLY},
     {"output", required_argument, NULL, 'o'},
     {NULL, 0, NULL, 0},
@@ -1019,8 +1288,10 @@ static int plot_opt(void *ud, int code, const char *arg)
     case OPT_YLABEL: o->ylabel = arg; return 0;
     case OPT_MEAN_SEEDS: o->mean_seeds = true; return 0;
     case OPT_NO_MEAN_SEEDS: o->mean_seeds = false; return 0;
-    case OPT_LOGX: o->logx = true; return 0;
-    case OPT_LOGY: o->logy = true; return 0;
+    case OPT_LOGX: o->logx = 1; return 0;
+    case OPT_LOGY: o->logy = 1; return 0;
+    case OPT_NO_LOGX: o->logx = 0; return 0;
+    case OPT_NO_LOGY: o->logy = 0; return 0;
     case OPT_SCRIPT_ONLY: a->script_only = true; return 0;
     case 'o': a->out = arg; return 0;
     }

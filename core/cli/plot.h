@@ -25,6 +25,7 @@
 
 #include "core/base/err.h"
 #include "core/base/strbuf.h"
+#include "core/cli/output.h"
 
 /* A parsed CSV file: a header and rows of text fields (opaque). */
 typedef struct mpp_plot_table mpp_plot_table;
@@ -37,7 +38,11 @@ typedef struct mpp_plot mpp_plot;
 /* What to plot. Strings are borrowed for the duration of mpp_plot_create.
  * NULL means the default described with each field. */
 typedef struct mpp_plot_options {
-    const char *x;       /* x column; NULL: last axis if numeric, else offered */
+    const char *x;       /* x column, numeric or categorical (text: its values
+                          * become the tics, in order of first appearance);
+                          * NULL: the last axis if numeric, else offered when
+                          * workload.rate is an axis, else the axis with the
+                          * most distinct values (the later one on a tie) */
     const char *y;       /* comma-separated y columns; NULL: latency_mean */
     const char *by;      /* comma-separated curve columns, "" for one curve;
                           * NULL: every axis but x (and but workload.rate
@@ -47,13 +52,17 @@ typedef struct mpp_plot_options {
                                * column match any of their values */
     size_t nwhere;
     bool mean_seeds;     /* average rows that differ only in seed (default) */
-    bool logx, logy;     /* logarithmic axes */
+    int logx, logy;      /* 1 logarithmic, 0 linear, -1 (default) automatic:
+                          * logarithmic when the values plotted are positive
+                          * and span more than two decades (x: only a
+                          * numeric sweep axis) */
     const char *title;   /* NULL: "Y vs X" */
     const char *xlabel;  /* NULL: the x column */
     const char *ylabel;  /* NULL: the y columns */
 } mpp_plot_options;
 
-/* Fill o with the defaults (every pointer NULL, mean_seeds true). */
+/* Fill o with the defaults (every pointer NULL, mean_seeds true, logx and
+ * logy automatic). */
 void mpp_plot_options_init(mpp_plot_options *o);
 
 /* Parse len bytes of CSV text; `name` (a file name) prefixes messages.
@@ -80,8 +89,8 @@ size_t mpp_plot_table_cols(const mpp_plot_table *t);
 
 /* Resolve o against t. On success *out owns a plot with at least one
  * curve (free with mpp_plot_destroy). Fails with MPP_EINVAL and a message
- * for: an unknown column (the message lists the valid ones), a --x or --y
- * column that is not numeric, a malformed or unmatched --where, nothing
+ * for: an unknown column (the message lists the valid ones), a --y column
+ * that is not numeric, an --x column without values, a malformed or unmatched --where, nothing
  * to plot; MPP_ENOMEM. *out is then NULL. */
 int mpp_plot_create(const mpp_plot_table *t, const mpp_plot_options *o, mpp_plot **out,
                     mpp_err *err);
@@ -105,9 +114,39 @@ void mpp_plot_data(const mpp_plot *p, mpp_sb *sb);
 
 /* Append the gnuplot script that reads the data file `dat` and draws the
  * picture `png` (names relative to the directory gnuplot runs in; the
- * gnuplot variable `outfile`, when set with -e, overrides png). Saturated
- * points get an open circle in their curve's colour. */
+ * gnuplot variable `outfile`, when set with -e, overrides png); with dat
+ * NULL the data is inside the script (a datablock $mppdata): the script
+ * stands alone. The look (MPP_PLOT_STYLES distinct curves):
+ *   - curve i: colour i mod 8 of a fixed palette, dash type (i / 8) mod 4
+ *     + 1, point type i mod 7 of a fixed list (never the open circle), so
+ *     that no two of the first 32 curves share colour and dash, nor colour
+ *     and point type;
+ *   - the key below the plot, outside the data, titled with the --by
+ *     columns; each entry shows the curve's values;
+ *   - saturated points get a large open circle in their curve's colour and
+ *     the key an entry "saturated";
+ *   - a categorical x axis gets its values as tics at 0, 1, ...;
+ *   - the picture is 900 pixels wide and 600 high, taller when the key
+ *     needs more than two rows. */
 void mpp_plot_script(const mpp_plot *p, const char *png, const char *dat, mpp_sb *sb);
+
+/* Curves whose look differs from every other's (see mpp_plot_script). */
+#define MPP_PLOT_STYLES 32
+
+/* The plot `mppnet run` draws when it has finished an experiment, from its
+ * finished runs (runs[i] is run i of e). With a workload.rate axis: mean
+ * latency against offered load, one curve per combination of the other
+ * axes, stem "latency". Without one but with other axes: the first
+ * summary column with decimals of the first finished run's workload (e.g.
+ * makespan_ms, coll_ms, half_round_trip_us) against the default --x of
+ * mpp_plot_options (a numeric axis, else a categorical one), one curve per
+ * combination of the other axes, stem "plot". Seeds are averaged. On
+ * success appends a self-contained script (mpp_plot_script with dat NULL)
+ * to gp, drawing STEM.png, and sets *stem; *stem stays NULL when there is
+ * nothing to plot (no run finished, no axis, no value). Fails only with
+ * MPP_ENOMEM. */
+int mpp_plot_auto(const mpp_experiment *e, const mpp_output_run *runs, size_t nruns, mpp_sb *gp,
+                  const char **stem, mpp_err *err);
 
 /* Help text of the command (static storage). */
 extern const char mpp_plot_help[];

@@ -40,7 +40,7 @@
  *   3. The files depend on the runs' results and run order only: byte-
  *      identical for every -j, and after a --resume.
  *   4. stdout carries only the table; progress, notes and errors go to
- *      stderr, the bar only when stderr is a terminal.
+ *      stderr: the bar when stderr is a terminal, else a line a tenth.
  *   5. Every run not done is handed out once, to one worker, which runs
  *      only the run it was handed and one at a time; the parent accepts
  *      from a worker only the result of its run in progress. */
@@ -72,6 +72,7 @@
 #include "core/cli/cli.h"
 #include "core/cli/cost.h"
 #include "core/cli/output.h"
+#include "core/cli/plot.h"
 #include "core/config/cfgtree.h"
 #include "core/route.h"
 #include "core/sim.h"
@@ -233,26 +234,49 @@ void mpp_run_print_value(const mpp_summary_col *c, const mpp_workload_ops *w,
         printf("%*" PRIu64, c->width, v.u);
 }
 
-/* ---- progress bar ------------------------------------------------------ */
+/* ---- progress ------------------------------------------------------------ */
 
+/* Progress on stderr, unless --quiet: on a terminal a bar redrawn in place
+ * (at most ten times a second) with the time elapsed and the time left;
+ * otherwise (a file, a pipe, a batch job's log) one line each time the
+ * work done passes another tenth. The time left is the time elapsed
+ * scaled by the work left over the work done since the start (a resumed
+ * experiment's runs done before do not count as speed). */
 typedef struct progress {
-    bool on;            /* stderr is a terminal and not --quiet */
+    bool on;            /* report progress: not --quiet */
+    bool tty;           /* stderr is a terminal: the bar; else tenths as lines */
     size_t nruns;
     size_t ndone;
     double *frac;       /* [nslots]: fraction done of each running run */
     size_t nslots;
     double last;        /* time of the last draw */
+    double start;       /* time of the first draw */
+    double f0;          /* fraction done at the first draw */
+    int tenth;          /* tenths reported as lines */
+    bool started;
     bool shown;         /* a bar is on the screen */
     bool rows_on_tty;   /* stdout is a terminal too: clear the bar for rows */
 } progress;
 
 static void progress_clear(progress *p)
 {
-    if (p->on && p->shown) {
+    if (p->on && p->tty && p->shown) {
         fputs("\r\033[K", stderr);
         fflush(stderr);
         p->shown = false;
     }
+}
+
+/* A duration as "42 s", "3 min 05 s" or "2 h 07 min". */
+static void duration(char *buf, size_t len, double s)
+{
+    long t = s < 0 ? 0 : s > 1e8 ? 100000000L : (long)(s + 0.5);
+    if (t < 60)
+        snprintf(buf, len, "%ld s", t);
+    else if (t < 3600)
+        snprintf(buf, len, "%ld min %02ld s", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%ld h %02ld min", t / 3600, t / 60 % 60);
 }
 
 static void progress_draw(progress *p, bool force)
@@ -260,7 +284,7 @@ static void progress_draw(progress *p, bool force)
     if (!p->on)
         return;
     double t = mpp_host_seconds();
-    if (!force && t - p->last < 0.1)
+    if (p->tty && !force && t - p->last < 0.1)
         return;
     p->last = t;
     double done = (double)p->ndone;
@@ -269,30 +293,74 @@ static void progress_draw(progress *p, bool force)
     double f = p->nruns ? done / (double)p->nruns : 1.0;
     if (f > 1)
         f = 1;
+    if (!p->started) {
+        p->started = true;
+        p->start = t;
+        p->f0 = f;
+        p->tenth = (int)(f * 10 + 1e-9);
+    }
+    char el[32], left[48] = "";
+    duration(el, sizeof el, t - p->start);
+    if (f >= 1)
+        snprintf(left, sizeof left, "done");
+    else if (f - p->f0 > 1e-6 && t - p->start >= 1) {
+        char d[32];
+        duration(d, sizeof d, (t - p->start) * (1 - f) / (f - p->f0));
+        snprintf(left, sizeof left, "about %s left", d);
+    }
+    if (!p->tty) {
+        int tenth = (int)(f * 10 + 1e-9);
+        if (tenth <= p->tenth)
+            return;
+        p->tenth = tenth;
+        if (p->nruns > 1)
+            fprintf(stderr, "mppnet: %d%% (%zu of %zu runs), %s elapsed%s%s\n", tenth * 10,
+                    p->ndone, p->nruns, el, *left ? ", " : "", left);
+        else
+            fprintf(stderr, "mppnet: %d%%, %s elapsed%s%s\n", tenth * 10, el, *left ? ", " : "",
+                    left);
+        fflush(stderr);
+        return;
+    }
     enum { W = 30 };
     char bar[W + 1];
     int fill = (int)(f * W);
     for (int k = 0; k < W; k++)
         bar[k] = k < fill ? '#' : '.';
     bar[W] = '\0';
-    fprintf(stderr, "\r[%s] %3d%%  %zu/%zu runs\033[K", bar, (int)(f * 100), p->ndone, p->nruns);
+    fprintf(stderr, "\r[%s] %3d%%", bar, (int)(f * 100));
+    if (p->nruns > 1)
+        fprintf(stderr, "  %zu/%zu runs", p->ndone, p->nruns);
+    fprintf(stderr, "  %s elapsed%s%s\033[K", el, *left ? ", " : "", left);
     fflush(stderr);
     p->shown = true;
+}
+
+/* The single-run progress of `sim` kept between calls in b. */
+static progress bar_progress(const mpp_run_bar *b, double *f)
+{
+    return (progress){.on = b->on, .tty = b->tty, .nruns = 1, .frac = f, .nslots = 1,
+                      .last = b->last, .start = b->start, .f0 = b->f0, .tenth = b->tenth,
+                      .started = b->started, .shown = b->shown};
 }
 
 void mpp_run_bar_update(mpp_run_bar *b, double frac)
 {
     double f = frac > 1 ? 1 : frac < 0 ? 0 : frac;
-    progress p = {.on = b->on, .nruns = 1, .frac = &f, .nslots = 1, .last = b->last,
-                  .shown = b->shown};
+    progress p = bar_progress(b, &f);
     progress_draw(&p, false);
     b->last = p.last;
+    b->start = p.start;
+    b->f0 = p.f0;
+    b->tenth = p.tenth;
+    b->started = p.started;
     b->shown = p.shown;
 }
 
 void mpp_run_bar_clear(mpp_run_bar *b)
 {
-    progress p = {.on = b->on, .shown = b->shown};
+    double f = 0;
+    progress p = bar_progress(b, &f);
     progress_clear(&p);
     b->shown = false;
 }
@@ -396,7 +464,8 @@ static void table_row(const table *t, size_t i, const mpp_output_run *r)
 /* What a run writes into its folder, and what a new run removes first. */
 static const char *const result_files[] = {"results.csv", "results.json", "channels.csv",
                                            "matrix.csv",  "messages.csv", "latency.gp",
-                                           "latency.png", NULL};
+                                           "latency.png", "plot.gp",     "plot.png",
+                                           NULL};
 
 /* The open folder: everything in it is reached through its descriptors,
  * one entry at a time (mpp_file_*_at), so nothing is read, written or
@@ -1319,7 +1388,8 @@ static void queue_order(const run_ctx *c, size_t *todo, size_t n)
 
 /* ---- plot ---------------------------------------------------------------- */
 
-/* latency.png of a rate sweep, when gnuplot is installed. */
+/* The picture of the experiment (mpp_plot_auto: latency.png of a rate
+ * sweep, else plot.png along another axis), when gnuplot is installed. */
 static void make_plot(const run_ctx *c)
 {
     if (!mpp_output_on_path("gnuplot"))
@@ -1328,15 +1398,17 @@ static void make_plot(const run_ctx *c)
     mpp_sb_init(&sb);
     mpp_err err;
     mpp_err_clear(&err);
-    if (!mpp_output_plot_script(&sb, c->e, c->runs, c->nruns) || !mpp_sb_ok(&sb)) {
-        mpp_sb_free(&sb);
-        return;
+    const char *stem = NULL;
+    char gp[32], png[32];
+    int rc = mpp_plot_auto(c->e, c->runs, c->nruns, &sb, &stem, &err);
+    if (!rc && stem) {
+        snprintf(gp, sizeof gp, "%s.gp", stem);
+        snprintf(png, sizeof png, "%s.png", stem);
+        rc = mpp_file_write_atomic_at(c->st.dfd, c->st.dir, gp, sb.s, sb.len, true, &err);
+        if (!rc)
+            rc = mpp_output_gnuplot_at(c->st.dfd, c->st.dir, gp, png, true, &err);
     }
-    int rc = mpp_file_write_atomic_at(c->st.dfd, c->st.dir, "latency.gp", sb.s, sb.len, true,
-                                      &err);
     mpp_sb_free(&sb);
-    if (!rc)
-        rc = mpp_output_gnuplot_at(c->st.dfd, c->st.dir, "latency.gp", "latency.png", true, &err);
     if (rc && !c->quiet)
         mpp_args_eprintf("mppnet: note: no plot: %s\n", err.msg);
 }
@@ -1617,7 +1689,8 @@ int mpp_cmd_run(int argc, char **argv)
     size_t nworkers = o.jobs < ntodo ? (size_t)o.jobs : (ntodo ? ntodo : 1);
     if (nworkers > 1)
         queue_order(&c, todo, ntodo); /* one worker: run order */
-    c.prog.on = !o.quiet && isatty(STDERR_FILENO);
+    c.prog.on = !o.quiet;
+    c.prog.tty = isatty(STDERR_FILENO);
     c.prog.rows_on_tty = isatty(STDOUT_FILENO);
     c.prog.nruns = nruns;
     c.prog.ndone = found;

@@ -30,12 +30,16 @@ void mpp_run_describe(const mpp_experiment *e, size_t i, char *buf, size_t len);
 void mpp_run_print_value(const mpp_summary_col *c, const mpp_workload_ops *w,
                          const mpp_sim_result *r);
 
-/* A progress bar for one run on stderr (`sim`): drawn at most ten times a
- * second while `on`; clear it before printing anything else. */
+/* Progress of one run on stderr (`sim`) while `on` (not --quiet): on a
+ * terminal (`tty`) a bar with the time elapsed and left, drawn at most ten
+ * times a second (clear it before printing anything else); otherwise a
+ * line each time the run passes another tenth. Zero the rest. */
 typedef struct mpp_run_bar {
     bool on;
-    bool shown;
-    double last;
+    bool tty;
+    bool shown, started;
+    double last, start, f0;
+    int tenth;
 } mpp_run_bar;
 void mpp_run_bar_update(mpp_run_bar *b, double frac);
 void mpp_run_bar_clear(mpp_run_bar *b);

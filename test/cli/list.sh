@@ -32,4 +32,23 @@ done
 grep -Eq '^  msbt ' "$T/list_all.out" || fail "list: no collectives"
 pass "list FAMILY"
 
+# list NAME: one plug-in, by name or alias, in every family that has it
+expect_status list_one 0 "$T" list mesh || finish
+[ "$(grep -c '^[a-z]' "$T/list_one.out")" = 1 ] || fail "list mesh: not one family heading"
+grep -Eq '^  mesh ' "$T/list_one.out" || fail "list mesh: no mesh"
+grep -Eq '^      rows .*default 8' "$T/list_one.out" || fail "list mesh: no parameters"
+[ "$(grep -Ec '^  [a-z]' "$T/list_one.out")" = 1 ] || fail "list mesh: more than one entry"
+expect_status list_alias 0 "$T" list dim_order || finish
+grep -Eq '^  ecube ' "$T/list_alias.out" || fail "list dim_order: no ecube"
+expect_status list_two 0 "$T" list xor || finish
+grep -q '^patterns ' "$T/list_two.out" && grep -q '^broadcasts ' "$T/list_two.out" ||
+    fail "list xor: not in both families: $(cat "$T/list_two.out")"
+[ "$(grep -Ec '^  [a-z]' "$T/list_two.out")" = 2 ] || fail "list xor: not two entries"
+expect_status list_preset 0 "$T" list cm5 || finish
+grep -q '^machine presets' "$T/list_preset.out" || fail "list cm5: no preset"
+expect_bad list_unknown "list: unknown family or plug-in 'nosuch' \(families: topologies, routers, workloads, patterns, schedulers, broadcasts, collectives, presets" \
+    list nosuch
+[ -s "$T/list_unknown.out" ] && fail "list nosuch: output on stdout"
+pass "list NAME"
+
 finish

@@ -81,6 +81,64 @@ grep -q '^set logscale y' sub/a.gp || fail "cols: no logscale y"
 grep -qF "set title 'a \"quoted\" title'" sub/a.gp || fail "cols: title not quoted for gnuplot"
 pass "--x, --y, --by, --where, --script-only"
 
+# The look: the key below the plot, outside the data, titled with the --by
+# columns, entries the values; each curve its colour, dash and marker.
+grep -qx "set key outside below center horizontal title 'workload.pattern'" "$P.gp" ||
+    fail "key: not outside below with the --by title: $(grep '^set key' "$P.gp")"
+grep -q "title 'transpose'" "$P.gp" || fail "key: entry is not the value alone"
+# 24 curves (24 patterns x 2 rates, y spanning three decades): no two share
+# colour and dash, nor colour and marker; no curve uses the saturated circle.
+{
+    echo 'run,workload.pattern,workload.rate,seed,config_hash,offered,latency_mean,saturated'
+    for i in $(seq 0 23); do
+        echo "$((2 * i)),p$i,0.1,1,00000000000000aa,0.1,$((10 + i)),false"
+        echo "$((2 * i + 1)),p$i,0.5,1,00000000000000ab,0.5,$((10000 + i)),true"
+    done
+} >many.csv
+expect_status plot_many 0 "$T" plot many.csv --x offered --script-only -o many.png || finish
+curves=$(grep -c 'using 1:2 with linespoints' many.gp)
+[ "$curves" = 24 ] || fail "styles: $curves curves in the script, expected 24"
+styles() { grep 'using 1:2 with linespoints' many.gp | sed -E "s/.*lc rgb \"([^\"]*)\" dt ([0-9]+) pt ([0-9]+).*/\\1 \\$1/"; }
+[ "$(styles '2' | sort -u | wc -l)" = 24 ] || fail "styles: two curves share colour and dash"
+[ "$(styles '3' | sort -u | wc -l)" = 24 ] || fail "styles: two curves share colour and marker"
+grep 'using 1:2 with linespoints' many.gp | grep -q ' pt 6 ' && fail "styles: a curve uses the saturated circle"
+[ "$(grep -c 'pt 6 ps 2.5 lw 1.5 notitle' many.gp)" = 24 ] || fail "saturated: not every curve's saturated point circled"
+# more than two decades of y: logarithmic; x offered (measured): linear
+grep -qx 'set logscale y' many.gp || fail "log: y spans three decades, no logscale y"
+grep -q 'set logscale x' many.gp && fail "log: offered made logarithmic"
+expect_status plot_liny 0 "$T" plot many.csv --x offered --no-logy --script-only -o liny.png || finish
+grep -q 'set logscale' liny.gp && fail "log: --no-logy left a logscale"
+# within two decades: linear (the default experiment's y at most 0.6 load)
+expect_status plot_low 0 "$T" plot r/results.csv --where workload.rate=0.05 --x offered \
+    --script-only -o low.png || finish
+grep -q 'set logscale' low.gp && fail "log: y within two decades made logarithmic"
+# an x sweep axis over more than two decades: logarithmic x
+sed -e 's/,0\.1,1,/,1,1,/' -e 's/,0\.5,1,/,1000,1,/' many.csv >wide.csv
+expect_status plot_logx 0 "$T" plot wide.csv --script-only -o wide.png || finish
+grep -qx 'set logscale x' wide.gp || fail "log: workload.rate 1..1000 not logarithmic"
+pass "key outside, 24 distinct curves, automatic log scales"
+
+# A text column as x: its values as tics in order of first appearance,
+# points at 0, 1, ...
+expect_status plot_cat 0 "$T" plot r/results.csv --x workload.pattern --script-only -o cat.png ||
+    finish
+grep -qxF "set xtics ('uniform' 0, 'transpose' 1)" cat.gp || fail "categorical: $(grep xtics cat.gp)"
+grep -qxF 'set xrange [-0.5:1.5]' cat.gp || fail "categorical: no xrange"
+[ "$(blocks cat.dat)" = 3 ] || fail "categorical: expected one curve per rate"
+awk '!/^#/ && NF && $1 != 0 && $1 != 1 { exit 1 }' cat.dat || fail "categorical: x not 0 or 1"
+# the default x without a rate axis: the axis with the most values
+{
+    echo 'run,network.router,workload.pattern,seed,config_hash,offered,latency_mean,saturated'
+    echo '0,ecube,uniform,1,00000000000000aa,0.1,10,false'
+    echo '1,ecube,transpose,1,00000000000000ab,0.1,12,false'
+    echo '2,ecube,shuffle,1,00000000000000ac,0.1,11,false'
+    echo '3,romm,uniform,1,00000000000000ad,0.1,9,false'
+} >cat2.csv
+expect_status plot_cat2 0 "$T" plot cat2.csv --script-only -o cat2.png || finish
+grep -qxF "set xtics ('uniform' 0, 'transpose' 1, 'shuffle' 2)" cat2.gp ||
+    fail "default categorical x: $(grep -c xtics cat2.gp)"
+pass "categorical x"
+
 # --where on one column twice matches either value; numbers compare by value.
 expect_status plot_where2 0 "$T" plot r/results.csv --where workload.rate=0.050 \
     --where workload.rate=0.6 --script-only -o w/w.png || finish
@@ -107,23 +165,58 @@ else
     echo "note: no saturated run in this experiment; marking not checked"
 fi
 
-# --x defaults to offered when the last axis is not numeric; quoted fields.
+# Quoted fields.
 {
     echo 'run,network.router,workload.pattern,seed,config_hash,offered,latency_mean,saturated'
     echo '0,"romm:k=2,x",uniform,1,00000000000000aa,0.1,10,false'
     echo '1,"romm:k=2,x",transpose,1,00000000000000ab,0.2,"12",true'
     echo '2,"say ""hi""",uniform,1,00000000000000ac,0.1,11,false'
 } >q.csv
-expect_status plot_quoted 0 "$T" plot q.csv --by network.router --script-only || finish
+expect_status plot_quoted 0 "$T" plot q.csv --x offered --by network.router --script-only || finish
 Q=plot-latency_mean-vs-offered
 [ "$(blocks $Q.dat)" = 2 ] || fail "quoted: expected 2 blocks"
 grep -qx '# network.router=romm:k=2,x' $Q.dat || fail "quoted: label of a quoted field"
 grep -qx '# network.router=say "hi"' $Q.dat || fail "quoted: label with doubled quotes"
 [ "$(shape $Q.dat)" = "2 1" ] || fail "quoted: rows per block: $(shape $Q.dat)"
 expect_status plot_quoted_where 0 "$T" plot q.csv --where 'network.router=romm:k=2,x' \
-    --by network.router --script-only -o qw.png || finish
+    --x offered --by network.router --script-only -o qw.png || finish
 [ "$(shape qw.dat)" = 2 ] || fail "quoted: --where on a quoted value"
 pass "quoted CSV fields"
+
+# The picture of `mppnet run` (gnuplot needed: without it none is made).
+if [ "$HAVE_GNUPLOT" = 1 ]; then
+    expect_status auto_rate 0 "$T" run exp.yaml -o ar -q output.plot=true || finish
+    check_png ar/latency.png
+    grep -q '^\$mppdata << EOD$' ar/latency.gp || fail "auto: latency.gp does not hold its data"
+    grep -qx "set key outside below center horizontal title 'workload.pattern'" ar/latency.gp ||
+        fail "auto: key not outside below"
+    grep -qF "using 1:(\$3 > 0 ? \$2 : NaN) with points" ar/latency.gp ||
+        fail "auto: saturated points not circled"
+    grep -qF "set xlabel 'offered load (flits/node/cycle)'" ar/latency.gp || fail "auto: x not offered"
+    (cd ar && gnuplot -e "outfile='again.png'" latency.gp) && [ -s ar/again.png ] ||
+        fail "auto: latency.gp does not stand alone"
+    # no rate axis: the workload's cost against the numeric axis, per the other
+    cat >pp.yaml <<'YAML'
+mppnet: 1
+name: pp
+machine: cm5
+workload: {type: pingpong, round_trips: 2}
+sweep:
+  workload.paradigm: [sync, am]
+  workload.bytes: [16, 256, 4096]
+output: {dir: pp, plot: true}
+YAML
+    expect_status auto_norate 0 "$T" run pp.yaml -q || finish
+    check_png pp/plot.png
+    [ -e pp/latency.gp ] && fail "auto: latency.gp without a rate axis"
+    grep -qF "set title 'pp: half_round_trip_us vs workload.bytes'" pp/plot.gp ||
+        fail "auto: not cost against size: $(grep '^set title' pp/plot.gp)"
+    grep -qx 'set logscale x' pp/plot.gp || fail "auto: bytes 16..4096 not logarithmic"
+    [ "$(grep -c 'using 1:2 with linespoints' pp/plot.gp)" = 2 ] || fail "auto: not one curve per paradigm"
+    pass "the plots of mppnet run"
+else
+    echo "note: no gnuplot; the plots of mppnet run not checked"
+fi
 
 # Without gnuplot on PATH: the script and data, a note, exit 0.
 mkdir -p nogp && cp r/results.csv nogp/
@@ -167,7 +260,6 @@ bad unknown_y "unknown column 'nosuch'.*valid columns: run, workload.pattern, wo
     results.csv --y nosuch
 bad unknown_by "unknown column 'nope'" results.csv --by workload.pattern,nope
 bad unknown_where "unknown column 'nope'" results.csv --where nope=1
-bad text_x "--x column 'workload.pattern' is not numeric" results.csv --x workload.pattern
 bad text_y "--y column 'saturated' is not numeric" results.csv --y saturated
 bad where_none "--where workload.rate=0.3 matches no row" results.csv --where workload.rate=0.3
 bad where_form "COL=VALUE" results.csv --where workload.rate
