@@ -12,6 +12,7 @@ extern const mpp_routing_ops mpp_routing_fattree_random;
 extern const mpp_routing_ops mpp_routing_xyyx;
 extern const mpp_routing_ops mpp_routing_adaptive;
 extern const mpp_routing_ops mpp_routing_misroute;
+extern const mpp_routing_ops mpp_routing_ugal;
 
 static const mpp_routing_ops *const all[] = {
     &mpp_routing_ecube,
@@ -21,6 +22,7 @@ static const mpp_routing_ops *const all[] = {
     &mpp_routing_xyyx,
     &mpp_routing_adaptive,
     &mpp_routing_misroute,
+    &mpp_routing_ugal,
     NULL,
 };
 

@@ -13,6 +13,8 @@ extern const mpp_topo_ops mpp_topo_hypercube;
 extern const mpp_topo_ops mpp_topo_cm5_fattree;
 extern const mpp_topo_ops mpp_topo_kary_ncube;
 extern const mpp_topo_ops mpp_topo_butterfly;
+extern const mpp_topo_ops mpp_topo_flatfly;
+extern const mpp_topo_ops mpp_topo_dragonfly;
 
 static const mpp_topo_ops *const all[] = {
     &mpp_topo_mesh,
@@ -20,6 +22,8 @@ static const mpp_topo_ops *const all[] = {
     &mpp_topo_cm5_fattree,
     &mpp_topo_kary_ncube,
     &mpp_topo_butterfly,
+    &mpp_topo_flatfly,
+    &mpp_topo_dragonfly,
     NULL,
 };
 
