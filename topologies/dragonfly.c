@@ -134,18 +134,28 @@ static int df_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     return 0;
 }
 
-/* Router hops between routers ra and rb: 0, 1 in a group, else the local
- * hops to and from the global link joining their groups around it. */
+/* Router hops between routers ra and rb on a shortest path: 0; 1 in a
+ * group; else the hierarchical route (local hop to the global link joining
+ * the groups, the link, local hop) or, where shorter, two global links
+ * through a third group whose arrival router has a global link to rb
+ * (routings stay hierarchical: docs/routing.md). */
 static uint32_t df_router_hops(const mpp_topo *t, uint32_t ra, uint32_t rb)
 {
-    uint32_t a = t->dims[1], h = t->dims[2];
+    uint32_t P = t->dims[0], a = t->dims[1], h = t->dims[2];
     uint32_t G = ra / a, D = rb / a;
     if (ra == rb)
         return 0;
     if (G == D)
         return 1;
     uint32_t out = G * a + (D - (D > G)) / h, in = D * a + (G - (G > D)) / h;
-    return (ra != out) + 1 + (rb != in);
+    uint32_t best = (ra != out) + 1 + (rb != in);
+    for (uint32_t q = 0; q < h && best > 2; q++) {
+        uint32_t x = t->port_router[t->port_peer[t->port_base[ra] + P + a - 1 + q]];
+        for (uint32_t q2 = 0; q2 < h && best > 2; q2++)
+            if (t->port_router[t->port_peer[t->port_base[x] + P + a - 1 + q2]] == rb)
+                best = 2;
+    }
+    return best;
 }
 
 static uint32_t df_distance(const mpp_topo *t, uint32_t a, uint32_t b)
