@@ -280,13 +280,16 @@ static void dragonfly(void)
 /* Short runs: everything offered is accepted below saturation. */
 static void runs(void)
 {
-    const char *nets[] = {"flatfly:4x2x4", "dragonfly:2"};
+    /* links of length 1: BookSim's 10 and 100 of the dragonfly would make
+     * these 8-flit buffers the bound */
+    const char *nets[] = {"flatfly, flatfly: {k: 4, n: 2, c: 4}",
+                          "dragonfly, dragonfly: {p: 2, local_len: 1, global_len: 1}"};
     const char *rts[] = {"ecube", "valiant", "ugal"};
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++) {
             char text[512];
             snprintf(text, sizeof text,
-                     "mppnet: 1\nnetwork: {topology: \"%s\", router: %s, vcs_per_class: 2}\n"
+                     "mppnet: 1\nnetwork: {topology: %s, router: %s, vcs_per_class: 2}\n"
                      "workload: {pattern: uniform, rate: 0.1, packet_flits: 4, warmup: 500, "
                      "measure: 2000}\n",
                      nets[i], rts[j]);

@@ -17,6 +17,11 @@
  * for the groups above D, at both ends. This is the wiring of BookSim's
  * _BuildNet and the port its dragonfly_port routes by.
  *
+ * Link lengths (t->port_len, in link_latency units, flits and credits
+ * alike): local_len inside a group, global_len between groups; BookSim
+ * compiles its dragonfly with DRAGON_LATENCY defined (dragonfly.cpp), which
+ * makes them 10 and 100: the defaults. Node links have length 1.
+ *
  * Invariants:
  *   1. each pair of groups is joined by exactly one global link, each
  *      pair of routers of a group by one local link (mpp_topo_check checks
@@ -33,6 +38,7 @@
 
 typedef struct df_cfg {
     uint32_t p, a, h;
+    uint32_t local_len, global_len;
 } df_cfg;
 
 static const mpp_param df_params[] = {
@@ -42,6 +48,10 @@ static const mpp_param df_params[] = {
      "routers per group (0: 2p, as BookSim)"},
     {"h", MPP_PT_U32, offsetof(df_cfg, h), "0", 0, 64, NULL,
      "global links per router (0: p, as BookSim); groups g = a h + 1"},
+    {"local_len", MPP_PT_U32, offsetof(df_cfg, local_len), "10", 1, 255, NULL,
+     "length of a link inside a group, in link_latency units (BookSim's DRAGON_LATENCY: 10)"},
+    {"global_len", MPP_PT_U32, offsetof(df_cfg, global_len), "100", 1, 255, NULL,
+     "length of a global link, in link_latency units (BookSim's DRAGON_LATENCY: 100)"},
 };
 
 /* The shape: p, a, h resolved, g, and the checks. */
@@ -77,6 +87,7 @@ static int df_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
     out->routers = (uint64_t)a * g;
     out->nodes = out->links = out->routers * cfg->p;
     out->ports = out->routers * (cfg->p + a - 1 + h);
+    out->priv_bytes = cfg->local_len > 1 || cfg->global_len > 1 ? out->ports : 0;
     return 0;
 }
 
@@ -118,6 +129,17 @@ static int df_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     t->dims[1] = a;
     t->dims[2] = h;
     t->dims[3] = g;
+    uint8_t *len = NULL;
+    if (cfg->local_len > 1 || cfg->global_len > 1) {
+        if (!(len = malloc((size_t)R * radix0)))
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory"); /* (the caller frees t) */
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t q = 0; q < radix0; q++)
+                len[(size_t)r * radix0 + q] =
+                    (uint8_t)(q < P ? 1 : q < P + a - 1 ? cfg->local_len : cfg->global_len);
+        t->priv = len;
+        t->port_len = len;
+    }
     for (uint32_t r = 0; r < R; r++) {
         for (uint32_t j = 0; j < P; j++)
             mpp_topo_attach(t, r * P + j, 0, r, j);
@@ -163,6 +185,13 @@ static uint32_t df_distance(const mpp_topo *t, uint32_t a, uint32_t b)
     return df_router_hops(t, t->node_router[a], t->node_router[b]);
 }
 
+static void df_destroy(mpp_topo *t)
+{
+    free(t->priv);
+    t->priv = NULL;
+    t->port_len = NULL;
+}
+
 static void df_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len)
 {
     uint32_t P = t->dims[0], a = t->dims[1], h = t->dims[2];
@@ -187,4 +216,5 @@ const mpp_topo_ops mpp_topo_dragonfly = {
     .size = df_size,
     .distance = df_distance,
     .port_name = df_port_name,
+    .destroy = df_destroy,
 };
