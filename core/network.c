@@ -196,6 +196,13 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
 
     if (n->message_classes < 1)
         return mpp_err_set(err, MPP_EINVAL, "network: message_classes must be at least 1");
+    for (uint32_t g = 0; t->port_len && g < t->ports; g++)
+        if (t->port_len[g] > 1 && (uint64_t)(t->port_len[g] - 1) * n->link_lat > 255)
+            return mpp_err_set(err, MPP_EINVAL,
+                               "network: a link of length %u at link_latency %u takes %llu "
+                               "cycles, above the limit of 256",
+                               t->port_len[g], n->link_lat,
+                               (unsigned long long)t->port_len[g] * n->link_lat);
     if (t->max_radix > 64)
         return mpp_err_set(err, MPP_EINVAL, "network: router radix %u is above the limit of 64",
                            t->max_radix);
@@ -309,8 +316,13 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     }
     n->pool_cap = POOL_FIRST;
     n->pkt = aligned_alloc(64, n->pool_cap * sizeof *n->pkt);
-    uint32_t far = n->link_lat + n->delay;
-    n->W = pow2_above(far > n->credit_lat ? far : n->credit_lat);
+    /* the longest link (topo->port_len) sets how far ahead a send writes */
+    uint32_t xmax = 0;
+    for (uint32_t g = 0; t->port_len && g < P; g++)
+        if (t->port_len[g] > 1 && (uint32_t)(t->port_len[g] - 1) * n->link_lat > xmax)
+            xmax = (uint32_t)(t->port_len[g] - 1) * n->link_lat;
+    uint32_t far = n->link_lat + n->delay + xmax;
+    n->W = pow2_above(far > n->credit_lat + xmax ? far : n->credit_lat + xmax);
     /* one row of NQ slots per cycle: a slot per chunk of routers, then the
      * node side; the slots' arrays are grown on first use */
     n->csh = 6;
@@ -349,6 +361,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
         if (peer == MPP_TOPO_NONE)
             continue;
         if (!(peer & MPP_TOPO_NODE)) {
+            if (t->port_len && t->port_len[g] > 1)
+                p->xlat = (uint8_t)((t->port_len[g] - 1) * n->link_lat);
             p->dst = peer;
             mpp_net_port(n, peer)->src = g;
             continue;
@@ -504,10 +518,20 @@ static void grow_slot_c(mpp_net *n, mpp_slot *s)
  * the router pipeline is folded into the channel, so every buffered flit is
  * ready to leave and routers do no work for flits still in their pipeline.
  * Credit timing is unchanged (the sender counted the slot when it sent). */
+/* The slot x rows (cycles) after slot s of the wheel: a long link's
+ * (mpp_port.xlat). */
+static __attribute__((noinline)) mpp_slot *later_slot(mpp_net *n, mpp_slot *s, uint32_t x)
+{
+    size_t i = (size_t)(s - n->wheel), q = n->NQ;
+    return &n->wheel[((i / q + x) & (n->W - 1)) * q + i % q];
+}
+
 static inline void send_flit(mpp_net *n, mpp_port *p, uint32_t vc, uint32_t flit)
 {
     uint32_t in = p->dst;
     mpp_slot *s = (in < n->P ? n->ev_router : n->ev_node) + p->dcol;
+    if (__builtin_expect(p->xlat != 0, 0))
+        s = later_slot(n, s, p->xlat);
     if (__builtin_expect(s->nf == s->fcap, 0))
         grow_slot_f(n, s);
     mpp_flit_ev *ev = &s->f[s->nf++];
@@ -520,6 +544,8 @@ static inline void send_credit(mpp_net *n, const mpp_port *p, uint32_t vc)
 {
     uint32_t out = p->src;
     mpp_slot *s = (out < n->P ? n->ev_credit : n->ev_cnode) + p->scol;
+    if (__builtin_expect(p->xlat != 0, 0))
+        s = later_slot(n, s, p->xlat);
     if (__builtin_expect(s->nc == s->ccap, 0))
         grow_slot_c(n, s);
     s->c[s->nc++] = out << 6 | vc;
@@ -857,6 +883,20 @@ static uint32_t net_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t c
     return 1 + credits;
 }
 
+static uint32_t net_route_used(const mpp_route_ctx *x, uint32_t port)
+{
+    const mpp_net *n = x->net;
+    HOT;
+    const mpp_port *op = PORT(n->topo->port_base[x->router] + port);
+    if (op->sink)
+        return 0;
+    const mpp_ovc *ovs = OVC(op, 0);
+    uint32_t used = 0;
+    for (uint32_t w = 0; w < n->V; w++)
+        used += n->B - ovs[w].credits;
+    return used;
+}
+
 /* Route and VC allocation of the waiting head of input VC v (port p,
  * global g, router r) under adaptive routing: the plug-in chooses the hop
  * now, seeing the outputs (mpp_route_free); when the hop finds no VC, its
@@ -876,6 +916,7 @@ static __attribute__((noinline)) bool route_and_allocate_adaptive(mpp_net *n, mp
     uint32_t peer = n->topo->port_peer[g];
     mpp_route_ctx x = {
         .free = net_route_free,
+        .used = net_route_used,
         .net = n,
         .router = r,
         .in_class = peer == MPP_TOPO_NONE || (peer & MPP_TOPO_NODE)

@@ -110,7 +110,9 @@ typedef struct mpp_port {
     uint32_t src;            /* input endpoint -> output endpoint (MPP_NONE) */
     uint32_t router;         /* router of a router port */
     uint32_t sink_node;      /* the node a sink output ejects into */
-    uint16_t sink;           /* the output ejects into a node */
+    uint8_t sink;            /* the output ejects into a node */
+    uint8_t xlat;            /* cycles its link takes beyond link_latency (both ways, and
+                                its credits: topo->port_len) */
     uint16_t local;          /* local index of a router port */
     uint16_t va_ptr;         /* round-robin start for VC allocation on the output */
     uint16_t sa_in;          /* input-port VC pointer */

@@ -67,6 +67,12 @@ struct mpp_route_ctx {
      * 1 + the number of its free VCs of the class. The engine's is
      * net_route_free (core/network.c); tests give their own. */
     uint32_t (*free)(const mpp_route_ctx *x, uint32_t port, uint32_t cls);
+    /* The flits local output port `port` of the router has sent and not
+     * yet had credited back, over all its VCs: its downstream queue (what
+     * BookSim's GetUsedCredit reads; UGAL's congestion measure). 0 for a
+     * port that ejects to a node. May be NULL (tests): then every queue is
+     * empty. */
+    uint32_t (*used)(const mpp_route_ctx *x, uint32_t port);
     const void *net;        /* the engine's network (or a test's state) */
     uint32_t router;
     uint32_t in_class;      /* route class of the VC the head holds; MPP_ROUTE_INJECT
@@ -79,6 +85,11 @@ struct mpp_route_ctx {
 static inline uint32_t mpp_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t cls)
 {
     return x->free(x, port, cls);
+}
+
+static inline uint32_t mpp_route_used(const mpp_route_ctx *x, uint32_t port)
+{
+    return x && x->used ? x->used(x, port) : 0;
 }
 
 typedef struct mpp_routing_ops mpp_routing_ops;

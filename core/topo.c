@@ -238,6 +238,11 @@ int mpp_topo_all_port(mpp_topo *t, mpp_err *err)
                            "injects at one router and ejects at another, with no router-router "
                            "port of its own to pair more links with",
                            name);
+    if (t->port_len)
+        return mpp_err_set(err, MPP_EINVAL,
+                           "node.ports: all is refused on the %s topology: its links have "
+                           "lengths of their own (set noc_latency: false)",
+                           name);
     if (t->links != N || t->pair_link)
         return mpp_err_set(err, MPP_EINVAL,
                            "node.ports: all on the %s topology: its nodes already have several "

@@ -58,10 +58,30 @@ typedef enum mpp_topo_kind {
     MPP_TOPO_FATTREE = 3,
     MPP_TOPO_KARY = 4,      /* k-ary n-cube (topologies/kary_ncube.c): priv is an mpp_cube */
     MPP_TOPO_BUTTERFLY = 5, /* k-ary n-fly (topologies/butterfly.c) */
+    MPP_TOPO_FLATFLY = 6,   /* flattened butterfly (topologies/flatfly.c) */
+    MPP_TOPO_DRAGONFLY = 7, /* dragonfly (topologies/dragonfly.c) */
     MPP_TOPO_CMESH = 8,     /* BookSim's concentrated mesh (topologies/cmesh.c) */
     MPP_TOPO_KTREE = 9,     /* BookSim's k-ary n-tree fat tree (topologies/fattree.c) */
     MPP_TOPO_ANYNET = 10    /* a network read from an edge list (topologies/anynet.c) */
 } mpp_topo_kind;
+
+/* A flattened butterfly (t->kind == MPP_TOPO_FLATFLY), as BookSim's
+ * flatfly: dims[0] = k routers per dimension, dims[1] = n dimensions,
+ * dims[2] = c nodes per router; k^n routers, router id = sum of its
+ * coordinates' digits x_d * k^d. Local ports 0 .. c-1 attach its nodes;
+ * port c + (k-1) d + j leads to the j-th other router of dimension d
+ * (coordinates in increasing order, its own skipped), so every router is
+ * linked to every other router that differs from it in one coordinate.
+ * Node ids follow BookSim's floor plan (topologies/flatfly.c). */
+
+/* A dragonfly (t->kind == MPP_TOPO_DRAGONFLY), as BookSim's dragonflynew:
+ * dims[0] = p nodes per router, dims[1] = a routers per group, dims[2] = h
+ * global links per router, dims[3] = g = a h + 1 groups. Router id = group
+ * a + i, node id = router p + j. Local ports 0 .. p-1 attach the nodes,
+ * p .. p+a-2 the other routers of the group (port p + j: router index j,
+ * or j + 1 from index i on), p+a-1 .. p+a-2+h the global links: global
+ * link m = i h + q of group G (port p+a-1+q of router i) leads to group m
+ * when m < G, else m + 1. */
 
 /* A k-ary n-fly (t->kind == MPP_TOPO_BUTTERFLY), as BookSim's `fly`:
  * dims[0] = k, dims[1] = n; k^n terminals (nodes), n stages of k^(n-1)
@@ -158,6 +178,11 @@ typedef struct mpp_topo {
                                port link_eject[l]; both ports have peer NODE | l, the
                                first used as an input only, the second as an output
                                only. NULL: every link injects and ejects at link_port */
+    const uint8_t *port_len;/* [ports] or NULL (every link of length 1): the length of the
+                               link at each router-router port, in link_latency units
+                               (a flattened butterfly's floor plan); both directions
+                               and the credits of a link take as long. Owned by the
+                               plug-in (freed by ops->destroy) */
 } mpp_topo;
 
 /* A topology plug-in (STYLE rule 5). setup fills t from cfg (a struct of

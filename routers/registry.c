@@ -16,6 +16,7 @@ extern const mpp_routing_ops mpp_routing_cmesh_dor;
 extern const mpp_routing_ops mpp_routing_cmesh_express;
 extern const mpp_routing_ops mpp_routing_fattree_nca;
 extern const mpp_routing_ops mpp_routing_anynet_min;
+extern const mpp_routing_ops mpp_routing_ugal;
 
 static const mpp_routing_ops *const all[] = {
     &mpp_routing_ecube,
@@ -29,6 +30,7 @@ static const mpp_routing_ops *const all[] = {
     &mpp_routing_cmesh_express,
     &mpp_routing_fattree_nca,
     &mpp_routing_anynet_min,
+    &mpp_routing_ugal,
     NULL,
 };
 

@@ -118,4 +118,38 @@ void mpp_routing_escape_relation(const mpp_topo *t, const void *cfg, void *priv,
 uint32_t mpp_routing_held_class(const mpp_topo *t, uint32_t r, uint32_t in_port,
                                 const mpp_route_state *st);
 
+/* The flattened butterfly and the dragonfly (routers/flydf.c). */
+/* t is a flatfly or a dragonfly. */
+bool mpp_routing_is_flydf(const mpp_topo *t);
+/* Route classes per phase: 1 on the flatfly, 2 on the dragonfly (before
+ * and from the phase's global hop). */
+uint32_t mpp_routing_flydf_per_phase(const mpp_topo *t);
+/* The minimal port of router r toward router tr (MPP_TOPO_NONE when r ==
+ * tr): flatfly the lowest differing dimension, dragonfly local - global -
+ * local (BookSim's flatfly_outport and dragonfly_port). */
+uint32_t mpp_routing_flydf_step(const mpp_topo *t, uint32_t r, uint32_t tr);
+/* The same toward node `to`: its ejection port at its router. */
+uint32_t mpp_routing_flydf_port(const mpp_topo *t, uint32_t r, uint32_t to);
+/* Minimal router hops from router ra to rb. */
+uint32_t mpp_routing_flydf_hops(const mpp_topo *t, uint32_t ra, uint32_t rb);
+/* The route class of a hop out of `out` in `phase`, the packet holding a
+ * VC of class cls_in (MPP_ROUTE_INJECT at its source): phase x per_phase
+ * + (dragonfly) whether the phase has reached its global hop. */
+uint32_t mpp_routing_flydf_class(const mpp_topo *t, uint32_t out, uint32_t phase, uint32_t cls_in);
+/* The relation's hop from router r toward `target` in `phase`. */
+void mpp_routing_flydf_hop(const mpp_topo *t, uint32_t r, uint32_t cls, uint32_t phase,
+                           uint32_t target, mpp_route_emit emit, void *ud);
+/* The routing relation (core/route.h) of ecube (MPP_FLYDF_MINIMAL),
+ * valiant or ugal on these topologies. */
+#define MPP_FLYDF_MINIMAL 0
+#define MPP_FLYDF_VALIANT 1
+#define MPP_FLYDF_UGAL 2
+void mpp_routing_flydf_relation(const mpp_topo *t, uint32_t r, uint32_t cls, uint32_t to,
+                                int kind, mpp_route_emit emit, void *ud);
+/* UGAL: may a packet from router r to router tr be sent through router wr
+ * (wr != r)? Flatfly: wr keeps the coordinates in which r and tr agree
+ * (BookSim's find_ran_intm); dragonfly: r and tr are in different groups
+ * and wr is in neither r's group. */
+bool mpp_routing_ugal_candidate(const mpp_topo *t, uint32_t r, uint32_t tr, uint32_t wr);
+
 #endif

@@ -14,24 +14,33 @@
  * packet on without a processor step — and the second pass by destination
  * tag to the destination: d(s, r) + 1 + d(r, t) links. Passes on classes 0
  * and 1 (the loop closes a cycle through the stages, which one class would
- * not break). */
+ * not break).
+ *
+ * Flattened butterflies and dragonflies (routers/flydf.c): each phase
+ * minimal (flatfly: lowest dimension first; dragonfly: local, global,
+ * local); phase 0 on the lower classes, phase 1 on the upper (flatfly: 2
+ * classes, BookSim's two halves of the VCs; dragonfly: 4, each phase's
+ * two split at its global hop). On the flatfly, as BookSim's
+ * valiant_flatfly, a packet that reaches its destination's router on the
+ * way to the intermediate ejects there. */
 #include "routers/routing.h"
 
 static bool valiant_supports(const mpp_topo *t, const void *cfg, mpp_err *err)
 {
     if (t->kind == MPP_TOPO_MESH || t->kind == MPP_TOPO_HYPERCUBE || t->kind == MPP_TOPO_KARY ||
-        t->kind == MPP_TOPO_BUTTERFLY)
+        t->kind == MPP_TOPO_BUTTERFLY || mpp_routing_is_flydf(t))
         return true;
     mpp_err_set(err, MPP_EINVAL,
-                "router 'valiant' supports the mesh, hypercube, kary-ncube and butterfly "
-                "topologies, not '%s'",
+                "router 'valiant' supports the mesh, hypercube, kary-ncube, butterfly, flatfly "
+                "and dragonfly topologies, not '%s'",
                 t->ops->name);
     return false;
 }
 
 static uint32_t valiant_classes(const mpp_topo *t, const void *cfg)
 {
-    return 2 * mpp_routing_ring_classes(t);
+    return 2 * (mpp_routing_is_flydf(t) ? mpp_routing_flydf_per_phase(t)
+                                        : mpp_routing_ring_classes(t));
 }
 
 static void valiant_init(const mpp_topo *t, const void *cfg, void *priv, mpp_route_state *st,
@@ -61,6 +70,17 @@ static uint32_t fly_first_hop(const mpp_topo *t, uint32_t r, uint32_t w)
 static void valiant_route(const mpp_topo *t, const void *cfg, void *priv, uint32_t r,
                           uint32_t in_port, mpp_route_state *st, mpp_rng *rng, mpp_route_out *out)
 {
+    if (mpp_routing_is_flydf(t)) {
+        uint32_t cls_in = mpp_routing_held_class(t, r, in_port, st);
+        if (t->kind == MPP_TOPO_FLATFLY && st->phase == 0 &&
+            (r == st->dst_router || r == t->node_router[st->target[0]]))
+            st->phase = 1;
+        else
+            mpp_routing_phase_advance(t, r, st);
+        out->port = mpp_routing_flydf_port(t, r, st->target[st->phase]);
+        out->route_class = mpp_routing_flydf_class(t, out->port, st->phase, cls_in);
+        return;
+    }
     if (t->kind != MPP_TOPO_BUTTERFLY) {
         mpp_routing_dor_phased(t, r, in_port, st, rng, out);
         return;
@@ -76,6 +96,10 @@ static void valiant_relation(const mpp_topo *t, const void *cfg, void *priv, uin
                              mpp_route_emit emit, void *ud)
 {
     uint32_t N = t->nodes;
+    if (mpp_routing_is_flydf(t)) {
+        mpp_routing_flydf_relation(t, r, cls, to, MPP_FLYDF_VALIANT, emit, ud);
+        return;
+    }
     if (t->kind == MPP_TOPO_BUTTERFLY) {
         mpp_route_hop h = {0};
         if (cls == MPP_ROUTE_INJECT || (cls == 0 && !fly_second(t, r, in_port))) {
@@ -117,7 +141,8 @@ const mpp_routing_ops mpp_routing_valiant = {
     .name = "valiant",
     .stretch = 2, /* d(s, r) + d(r, t), r uniform: twice the mean distance */
     .help = "two phases: to a random node, then to the destination, each dimension-ordered "
-            "(butterfly: two passes through the intermediate terminal's loop)",
+            "(butterfly: two passes through the intermediate terminal's loop; flatfly, "
+            "dragonfly: minimal phases)",
     .supports = valiant_supports,
     .route_classes = valiant_classes,
     .init_packet = valiant_init,

@@ -16,6 +16,8 @@ extern const mpp_topo_ops mpp_topo_butterfly;
 extern const mpp_topo_ops mpp_topo_cmesh;
 extern const mpp_topo_ops mpp_topo_fattree;
 extern const mpp_topo_ops mpp_topo_anynet;
+extern const mpp_topo_ops mpp_topo_flatfly;
+extern const mpp_topo_ops mpp_topo_dragonfly;
 
 static const mpp_topo_ops *const all[] = {
     &mpp_topo_mesh,
@@ -26,6 +28,8 @@ static const mpp_topo_ops *const all[] = {
     &mpp_topo_cmesh,
     &mpp_topo_fattree,
     &mpp_topo_anynet,
+    &mpp_topo_flatfly,
+    &mpp_topo_dragonfly,
     NULL,
 };
 
