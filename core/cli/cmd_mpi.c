@@ -27,6 +27,7 @@
 #include "core/base/file.h"
 #include "core/base/strbuf.h"
 #include "core/cli/args.h"
+#include "core/cli/output.h"
 #include "core/config/experiment.h"
 #include "core/schema.h"
 #include "core/sim.h"
@@ -94,9 +95,9 @@ static int write_file(const char *dir, const char *name, const mpp_sb *sb, mpp_e
 
 static int write_reports(const char *dir, const mpp_mpi_report *rep, mpp_err *err)
 {
-    if (mkdir(dir, 0777) && errno != EEXIST)
-        return mpp_err_set(err, MPP_EIO, "cannot make the folder %.200s: %s", dir,
-                           strerror(errno));
+    int mk = mpp_output_mkdir_p(dir, err);
+    if (mk)
+        return mk;
     mpp_sb sb;
     mpp_sb_init(&sb);
     mpp_sb_add(&sb, "rank,node,end_us,compute_us,comm_us,calls,messages,bytes\n");

@@ -55,6 +55,10 @@ if expect_status ok 0 "$T" mpi ok -o rep; then
 2,1,1,64'
     [ "$(cat rep/pairs.csv)" = "$want" ] || fail "ok: pairs.csv is $(cat rep/pairs.csv)"
     grep -q '^recv,4,' rep/calls.csv || fail "ok: calls.csv: $(cat rep/calls.csv)"
+    # -o makes the folders it needs, as run's -o does
+    if expect_status deep 0 "$T" mpi ok -o new/deeper/rep; then
+        cmp -s rep/pairs.csv new/deeper/rep/pairs.csv || fail "deep: -o new/deeper/rep differs"
+    fi
     if expect_status com 0 "$T" com info rep/traffic.com; then
         grep -q 'n=3 nnz=6' com.out && grep -q 'total_bytes=716' com.out ||
             fail "com info: $(cat com.out)"
