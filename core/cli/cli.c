@@ -54,6 +54,7 @@
 #include "core/cli/cmd_capture.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
+#include "core/cli/cmd_merge.h"
 #include "core/cli/cmd_saturate.h"
 #include "core/cli/cmd_schedule.h"
 #include "core/cli/cost.h"
@@ -88,6 +89,7 @@ static const char help_main[] =
     "commands:\n"
     "  run EXP.yaml     run an experiment (sweep points x seeds), write results\n"
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
+    "  merge DIR... -o OUT  join the folders of the shards of a run (run --shard)\n"
     "  saturate EXP.yaml  the saturation rate and the knee, bisecting the rate\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
     "                   (--deadlock: the static deadlock check of its networks)\n"
@@ -1062,6 +1064,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", mpp_cmd_run},
+    {"merge", mpp_cmd_merge},
     {"saturate", mpp_cmd_saturate},
     {"sim", cmd_sim},
     {"check", cmd_check},

@@ -60,6 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#if defined(MPP_HAVE_MPI) && defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -73,13 +76,15 @@
 #include "core/cli/cost.h"
 #include "core/cli/output.h"
 #include "core/cli/plot.h"
+#include "core/cli/store.h"
+#ifdef MPP_HAVE_MPI
+#include "core/cli/mpi_sweep.h"
+#endif
 #include "core/config/cfgtree.h"
 #include "core/route.h"
 #include "core/sim.h"
 
 #define MAX_JOBS 256
-#define STORE ".mppnet"
-#define MAX_RECORD (1u << 31) /* bytes of one run record */
 
 /* The one global (invariant 1): 0, or the signal that stopped the run. */
 static volatile sig_atomic_t interrupted;
@@ -103,8 +108,8 @@ static void on_signal(int sig)
 }
 
 static const char help_run[] =
-    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--max-work W] [--dump-config] [-q] [-v]\n"
-    "                  [key.path=value ...]\n"
+    "usage: mppnet run EXP.yaml [-o DIR] [-j N] [--shard I/N] [--max-work W] [--dump-config]\n"
+    "                  [-q] [-v] [key.path=value ...]\n"
     "       mppnet run --resume DIR [EXP.yaml] [-j N] [--max-work W] [-q] [-v]\n"
     "                  [key.path=value ...]\n"
     "\n"
@@ -121,6 +126,9 @@ static const char help_run[] =
     "  -j, --jobs N       run on N worker processes, 1..256 (default 1), which\n"
     "                     take the runs one at a time, the longest expected first;\n"
     "                     the results are identical for every N, in run order\n"
+    "  --shard I/N        run only shard I of N (1 <= I <= N): the runs whose index\n"
+    "                     is I-1 modulo N, into DIR-shard-I-of-N (DIR: output.dir)\n"
+    "                     or -o; `mppnet merge` joins the N folders\n"
     "  --resume DIR       complete the interrupted run in DIR: the runs not\n"
     "                     finished, with the experiment kept in DIR (or EXP.yaml,\n"
     "                     which must not change a finished run)\n"
@@ -142,7 +150,12 @@ static const char help_run[] =
     "Ctrl-C, SIGTERM and SIGHUP stop the workers at once; the finished runs\n"
     "stay written; the exit status is 128 + the signal (130 for Ctrl-C). A run\n"
     "that deadlocks prints the deadlock report; the other runs are written and\n"
-    "the exit status is 1.\n";
+    "the exit status is 1.\n"
+    "\n"
+    "Under mpirun (`mpirun -np P mppnet run EXP.yaml`, when mppnet was built\n"
+    "with MPI) rank 0 writes DIR and hands the runs, longest expected first, to\n"
+    "the other ranks, each running them on -j N worker processes of its own;\n"
+    "the files are the same as with -j 1 (docs/scaling.md).\n";
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -459,405 +472,6 @@ static void table_row(const table *t, size_t i, const mpp_output_run *r)
     putchar('\n');
 }
 
-/* ---- the output folder ----------------------------------------------------- */
-
-/* What a run writes into its folder, and what a new run removes first. */
-static const char *const result_files[] = {"results.csv", "results.json", "channels.csv",
-                                           "matrix.csv",  "messages.csv", "latency.gp",
-                                           "latency.png", "plot.gp",     "plot.png",
-                                           NULL};
-
-/* The open folder: everything in it is reached through its descriptors,
- * one entry at a time (mpp_file_*_at), so nothing is read, written or
- * removed through a symlink planted in it. */
-typedef struct store {
-    char dir[4096];       /* the folder's name, for messages */
-    char sub[4200];       /* dir/.mppnet, for messages */
-    int dfd;              /* the folder, O_DIRECTORY */
-    int sfd;              /* dir/.mppnet, a real folder of ours */
-    int lock;             /* the lock file, flock'ed */
-} store;
-
-/* Remove every entry of the open folder fd that `stale` picks (d: 0 the
- * output folder, 1 .mppnet); nothing is followed (unlinkat of a symlink
- * removes the link). */
-static void clean_dir(int fd, int d)
-{
-    int lfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
-    if (!dh) {
-        if (lfd >= 0)
-            close(lfd);
-        return;
-    }
-    struct dirent *de;
-    while ((de = readdir(dh))) {
-        const char *nm = de->d_name;
-        bool stale = false;
-        if (d == 1)
-            stale = !strncmp(nm, "run-", 4) || !strncmp(nm, ".run-", 5) ||
-                    !strncmp(nm, ".experiment.", 12);
-        for (size_t f = 0; !stale && d == 0 && result_files[f]; f++) {
-            size_t n = strlen(result_files[f]);
-            stale = nm[0] == '.' && !strncmp(nm + 1, result_files[f], n) && nm[1 + n] == '.';
-        }
-        if (stale)
-            unlinkat(fd, nm, 0);
-    }
-    closedir(dh);
-}
-
-/* Remove dir's result files, their temporaries (".NAME.XXXXXX") and the
- * records of an earlier run. */
-static int store_clean(const store *st, mpp_err *err)
-{
-    for (size_t f = 0; result_files[f]; f++)
-        if (unlinkat(st->dfd, result_files[f], 0) != 0 && errno != ENOENT)
-            return mpp_err_set(err, MPP_EIO, "cannot remove %s/%s: %s", st->dir, result_files[f],
-                               strerror(errno));
-    clean_dir(st->dfd, 0);
-    clean_dir(st->sfd, 1);
-    return 0;
-}
-
-/* Open dir (created when missing; `confined`: walked without following a
- * symlink, for a folder named by the experiment file), then its .mppnet
- * (a real folder owned by this user, never a symlink), and take the
- * lock. `resume`: dir and its .mppnet must exist already (a folder that
- * holds no run is refused with nothing written into it). */
-static int store_open(store *st, const char *dir, bool confined, bool resume, mpp_err *err)
-{
-    memset(st, 0, sizeof *st);
-    st->dfd = st->sfd = st->lock = -1;
-    size_t n = strlen(dir);
-    if (n == 0 || n >= 4000)
-        return mpp_err_set(err, MPP_EINVAL, "the output folder '%.60s%s' is %s", dir,
-                           n > 60 ? "..." : "", n ? "too long (at most 3999 bytes)" : "empty");
-    snprintf(st->dir, sizeof st->dir, "%s", dir);
-    snprintf(st->sub, sizeof st->sub, "%s/%s", dir, STORE);
-    st->dfd = mpp_file_open_dir(dir, !resume, confined, err);
-    if (st->dfd < 0) {
-        int rc = st->dfd;
-        st->dfd = -1;
-        if (confined && rc == MPP_EINVAL) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            mpp_err_set(err, MPP_EINVAL,
-                        "%s; a folder named in the experiment file must lie inside the working "
-                        "folder: give it on the command line (-o %s) to use it",
-                        msg, dir);
-        }
-        return rc;
-    }
-    struct stat sb;
-    if (resume && fstatat(st->dfd, STORE, &sb, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
-        return mpp_err_set(err, MPP_EINVAL,
-                           "%s holds no experiment to resume (no %s): it was not written by "
-                           "`mppnet run`",
-                           st->dir, st->sub); /* --resume writes nothing into a stranger */
-    if (!resume && mkdirat(st->dfd, STORE, 0755) != 0 && errno != EEXIST)
-        return mpp_err_set(err, MPP_EIO, "cannot create %s: %s", st->sub, strerror(errno));
-    st->sfd = openat(st->dfd, STORE, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (st->sfd < 0 || fstat(st->sfd, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
-        sb.st_uid != getuid()) {
-        int e = errno;
-        bool link = fstatat(st->dfd, STORE, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode);
-        if (st->sfd >= 0)
-            return mpp_err_set(err, MPP_EINVAL,
-                               "%s belongs to user %lu, not to you (user %lu): mppnet keeps its "
-                               "records only in a folder of your own; remove it, or write to "
-                               "another folder with -o",
-                               st->sub, (unsigned long)sb.st_uid, (unsigned long)getuid());
-        return mpp_err_set(err, MPP_EINVAL, "%s is %s: mppnet keeps its records only in a real "
-                                            "folder of its own; remove it, or write to another "
-                                            "folder with -o",
-                           st->sub,
-                           link ? "a symbolic link"
-                                : e == ENOTDIR ? "not a folder" : strerror(e));
-    }
-    st->lock = openat(st->sfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (st->lock < 0)
-        return mpp_err_set(err, MPP_EIO, "cannot write in %s: %s", st->dir, strerror(errno));
-    if (flock(st->lock, LOCK_EX | LOCK_NB) != 0) {
-        close(st->lock);
-        st->lock = -1;
-        return mpp_err_set(err, MPP_EIO,
-                           "%s is in use by another mppnet run (it holds %s/lock); wait for it, "
-                           "or write to another folder with -o",
-                           st->dir, st->sub);
-    }
-    return 0;
-}
-
-static void store_close(store *st)
-{
-    if (st->lock >= 0)
-        close(st->lock); /* releases the lock */
-    if (st->sfd >= 0)
-        close(st->sfd);
-    if (st->dfd >= 0)
-        close(st->dfd);
-    st->lock = st->sfd = st->dfd = -1;
-}
-
-/* The experiment's copy: "mppnet-run 1\n", then fields "NAME LEN\n" and LEN
- * bytes and "\n": path, one override per field, text. */
-static void put_field(mpp_sb *sb, const char *name, const char *data, size_t len)
-{
-    mpp_sb_printf(sb, "%s %zu\n", name, len);
-    mpp_sb_addn(sb, data, len);
-    mpp_sb_addc(sb, '\n');
-}
-
-static int store_save_experiment(const store *st, const char *path, const char *text,
-                                 size_t len, size_t nov, char *const *ov, mpp_err *err)
-{
-    mpp_sb sb;
-    mpp_sb_init(&sb);
-    mpp_sb_add(&sb, "mppnet-run 1\n");
-    put_field(&sb, "path", path, strlen(path));
-    for (size_t i = 0; i < nov; i++)
-        put_field(&sb, "override", ov[i], strlen(ov[i]));
-    put_field(&sb, "text", text, len);
-    int rc = mpp_sb_ok(&sb) ? mpp_file_write_atomic_at(st->sfd, st->sub, "experiment", sb.s,
-                                                       sb.len, true, err)
-                            : mpp_err_set(err, MPP_ENOMEM, "out of memory");
-    mpp_sb_free(&sb);
-    return rc;
-}
-
-/* A loaded copy: pointers into buf. */
-typedef struct saved {
-    char *buf;
-    const char *path, *text;
-    size_t text_len;
-    size_t nov;
-    char **ov;
-    uint32_t *ovline;     /* [nov]: the line of each override in the copy */
-} saved;
-
-static void saved_free(saved *s)
-{
-    free(s->buf);
-    free(s->ov);
-    free(s->ovline);
-    memset(s, 0, sizeof *s);
-}
-
-static int store_load_experiment(const store *st, saved *out, mpp_err *err)
-{
-    memset(out, 0, sizeof *out);
-    char p[4300];
-    snprintf(p, sizeof p, "%s/experiment", st->sub);
-    size_t len;
-    if (mpp_file_read_at(st->sfd, st->sub, "experiment", MPP_CFGTREE_MAX_BYTES + (1u << 20),
-                         &out->buf, &len, err)) {
-        char why[sizeof err->msg]; /* err->msg is both the reason and the result */
-        memcpy(why, err->msg, sizeof why);
-        return mpp_err_set(err, MPP_EINVAL,
-                           "%s holds no experiment to resume (%s): it was not written by "
-                           "`mppnet run`, or by an older version",
-                           st->dir, why);
-    }
-    char *s = out->buf, *end = out->buf + len;
-    out->ov = calloc(len / 10 + 1, sizeof *out->ov);
-    out->ovline = calloc(len / 10 + 1, sizeof *out->ovline);
-    if (!out->ov || !out->ovline || strncmp(s, "mppnet-run 1\n", 13))
-        goto bad;
-    s += 13;
-    /* the line of the field's header, for the overrides' locations (the
-     * parse below turns the headers' line breaks into NULs) */
-    uint64_t line = 2;
-    while (s < end) {
-        char *sp = memchr(s, ' ', (size_t)(end - s));
-        if (!sp)
-            goto bad;
-        *sp = '\0';
-        char *num = sp + 1, *nl = memchr(num, '\n', (size_t)(end - num));
-        if (!nl)
-            goto bad;
-        *nl = '\0';
-        uint64_t n;
-        char *data = nl + 1;
-        if (!mpp_units_u64(num, strlen(num), &n) || n > (uint64_t)(end - data) ||
-            data + n >= end || data[n] != '\n')
-            goto bad;
-        data[n] = '\0';
-        if (!strcmp(s, "path"))
-            out->path = data;
-        else if (!strcmp(s, "override")) {
-            out->ovline[out->nov] = line + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(line + 1);
-            out->ov[out->nov++] = data;
-        } else if (!strcmp(s, "text")) {
-            out->text = data;
-            out->text_len = (size_t)n;
-        } else
-            goto bad;
-        line += 2;
-        for (const char *c = data; c < data + n; c++)
-            line += *c == '\n';
-        s = data + n + 1;
-    }
-    if (!out->path || !out->text)
-        goto bad;
-    return 0;
-bad:
-    saved_free(out);
-    return mpp_err_set(err, MPP_EFORMAT, "%s: not an experiment copy of this mppnet", p);
-}
-
-/* Save run i's record (fsync'd: the durable copy of a finished run). */
-static int store_put(const store *st, size_t i, uint64_t hash, const mpp_output_run *r,
-                     mpp_err *err)
-{
-    mpp_sb sb;
-    mpp_sb_init(&sb);
-    char name[64];
-    snprintf(name, sizeof name, "run-%zu.rec", i);
-    int rc = mpp_output_run_pack(r, i, hash, &sb)
-                 ? mpp_err_set(err, MPP_ENOMEM, "out of memory")
-                 : mpp_file_write_atomic_at(st->sfd, st->sub, name, sb.s, sb.len, true, err);
-    mpp_sb_free(&sb);
-    return rc;
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* --resume: a damaged record (one that mpp_output_run_unpack refuses: its
- * checksum, its size, any field out of range; one larger than MAX_RECORD;
- * or one whose run index is not the one its name says) is never trusted and
- * never fatal: a warning names it and why, it is removed, and its run is
- * run again (with -q too: the folder held something mppnet did not write).
- * The first NOTE_MAX get a line each, the rest one line in all. Returns
- * 0, or MPP_EIO (a record that cannot be read or removed) or MPP_ENOMEM. */
-#define NOTE_MAX 10
-static int store_damaged(const store *st, const char *nm, const char *p, uint64_t idx,
-                         size_t nruns, const char *why, size_t *ndamaged, mpp_err *err)
-{
-    char w[sizeof err->msg]; /* why may be err->msg, which an error overwrites */
-    snprintf(w, sizeof w, "%s", why);
-    if (unlinkat(st->sfd, nm, 0) != 0 && errno != ENOENT)
-        return mpp_err_set(err, MPP_EIO, "cannot remove the damaged record %s (%s): %s", p, w,
-                           strerror(errno));
-    if (++*ndamaged > NOTE_MAX)
-        return 0;
-    if (idx < nruns)
-        mpp_args_eprintf("mppnet: warning: %s: %s; removed, run %" PRIu64 " is run again\n", p,
-                         w, idx);
-    else
-        mpp_args_eprintf("mppnet: warning: %s: %s; removed (%s has %zu runs)\n", p, w,
-                         st->dir, nruns);
-    return 0;
-}
-
-/* --resume: read every record of st into runs[] (done set). A damaged
- * record is removed and its run left to run again (store_damaged); a
- * sound record of a run that has another config hash in e now, or of a
- * run the experiment no longer has, makes it refuse, naming those runs (a
- * changed experiment: its records stay). */
-static int store_get(const store *st, const mpp_experiment *e, mpp_output_run *runs,
-                     size_t nruns, size_t *found, mpp_err *err)
-{
-    *found = 0;
-    size_t nchanged = 0, *changed = NULL, capc = 0, ndamaged = 0;
-    int lfd = openat(st->sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dh = lfd >= 0 ? fdopendir(lfd) : NULL;
-    if (!dh) {
-        int en = errno;
-        if (lfd >= 0)
-            close(lfd);
-        return mpp_err_set(err, MPP_EIO, "cannot read %s: %s", st->sub, strerror(en));
-    }
-    int rc = 0;
-    struct dirent *de;
-    while (!rc && (de = readdir(dh))) {
-        const char *nm = de->d_name;
-        size_t nd = strspn(nm + 4, "0123456789");
-        uint64_t idx;
-        char canon[48];
-        if (strncmp(nm, "run-", 4) || strcmp(nm + 4 + nd, ".rec") ||
-            !mpp_units_u64(nm + 4, nd, &idx))
-            continue;
-        snprintf(canon, sizeof canon, "run-%" PRIu64 ".rec", idx);
-        if (strcmp(nm, canon)) /* run-07.rec: not a name mppnet writes */
-            continue;
-        char p[4500];
-        snprintf(p, sizeof p, "%s/%s", st->sub, nm);
-        char *buf;
-        size_t len;
-        rc = mpp_file_read_at(st->sfd, st->sub, nm, MAX_RECORD, &buf, &len, err);
-        if (rc == MPP_EFORMAT) { /* larger than any record */
-            rc = store_damaged(st, nm, p, idx, nruns, err->msg, &ndamaged, err);
-            continue;
-        }
-        if (rc)
-            break;
-        uint64_t run, hash;
-        mpp_output_run r;
-        mpp_output_run_init(&r);
-        rc = mpp_output_run_unpack(buf, len, &run, &hash, &r, err);
-        free(buf);
-        if (rc == MPP_EFORMAT) {
-            rc = store_damaged(st, nm, p, idx, nruns, err->msg, &ndamaged, err);
-            continue;
-        }
-        if (rc) {
-            mpp_err_prefix(err, "%s", p);
-            break;
-        }
-        if (run != idx) { /* a sound record under another run's name */
-            mpp_output_run_free(&r);
-            char why[96];
-            snprintf(why, sizeof why, "it holds run %" PRIu64 ", not the run of its name", run);
-            rc = store_damaged(st, nm, p, idx, nruns, why, &ndamaged, err);
-            continue;
-        }
-        if (idx >= nruns || hash != mpp_experiment_hash(e, (size_t)idx)) {
-            mpp_output_run_free(&r);
-            if (nchanged == capc) {
-                capc = capc ? 2 * capc : 16;
-                size_t *g = realloc(changed, capc * sizeof *g);
-                if (!g) {
-                    rc = mpp_err_set(err, MPP_ENOMEM, "out of memory");
-                    break;
-                }
-                changed = g;
-            }
-            changed[nchanged++] = (size_t)idx;
-            continue;
-        }
-        mpp_output_run_free(&runs[idx]);
-        runs[idx] = r;
-        ++*found;
-    }
-    closedir(dh);
-    if (!rc && ndamaged > NOTE_MAX)
-        mpp_args_eprintf("mppnet: warning: %zu more damaged records in %s were removed; their "
-                         "runs are run again\n",
-                         ndamaged - NOTE_MAX, st->sub);
-    if (!rc && nchanged) {
-        qsort(changed, nchanged, sizeof *changed, cmp_size);
-        mpp_sb list;
-        mpp_sb_init(&list);
-        for (size_t k = 0; k < nchanged && k < 12; k++)
-            mpp_sb_printf(&list, "%s%zu", k ? ", " : "", changed[k]);
-        rc = mpp_err_set(err, MPP_EINVAL,
-                         "the experiment differs from the one %s was run with: %zu finished "
-                         "run%s (%s%s) %s another configuration now (a changed config_hash); "
-                         "resume with the same experiment, or run it into another folder",
-                         st->dir, nchanged, nchanged == 1 ? "" : "s",
-                         mpp_sb_ok(&list) ? list.s : "", nchanged > 12 ? ", ..." : "",
-                         nchanged == 1 ? "has" : "have");
-        mpp_sb_free(&list);
-    }
-    free(changed);
-    return rc;
-}
-
 /* ---- running the runs ---------------------------------------------------- */
 
 typedef struct run_ctx {
@@ -869,9 +483,19 @@ typedef struct run_ctx {
     bool verbose;           /* -v: a note as each run is handed out */
     progress prog;
     table tab;
-    store st;
+    mpp_store st;
     int write_error;        /* a record or result file could not be written */
     double next_write;      /* host time before which the files are not rewritten */
+    bool stale;             /* a finished run is not in the files yet (paced) */
+    mpp_store_shard shard;  /* the runs of this command: {1, 1} every run */
+    size_t nshard;          /* how many runs the shard has */
+    const size_t *queue;    /* an MPI master's queue (mpi_next) */
+    size_t nqueue, qnext;
+#ifdef MPP_HAVE_MPI
+    mpp_mpi *mpi;           /* an MPI worker rank: runs come from rank 0 */
+    uint64_t sent;          /* results it returned (the test hook) */
+    uint32_t lost;          /* runs it was handed and could not return */
+#endif
 } run_ctx;
 
 /* Run run i of e and fill *out (done = true in every case); c says what to
@@ -927,17 +551,35 @@ static int write_files(run_ctx *c, bool durable, mpp_err *err)
 enum { WRITE_SHARE = 19 };
 #define WRITE_GAP_S 0.5
 
-/* Rewrite the files if it is time. */
+/* Rewrite the files if it is time (else they are left `stale`). */
 static int write_files_paced(run_ctx *c, mpp_err *err)
 {
     double t0 = mpp_host_seconds();
+    c->stale = true;
     if (t0 < c->next_write)
         return 0;
+    c->stale = false;
     int rc = write_files(c, false, err);
     double t1 = mpp_host_seconds();
     double gap = WRITE_SHARE * (t1 - t0);
     c->next_write = t1 + (gap > WRITE_GAP_S ? gap : WRITE_GAP_S);
     return rc;
+}
+
+/* The next row of the table can be printed: its run is done, or not one
+ * of the shard's (skipped). */
+static bool row_ready(const run_ctx *c)
+{
+    size_t i = c->tab.next;
+    return i < c->nruns && (c->runs[i].done || !mpp_store_shard_has(c->shard, i));
+}
+
+/* Print the rows now in order (the shard's runs only). */
+static void rows_print(run_ctx *c)
+{
+    for (; row_ready(c); c->tab.next++)
+        if (c->runs[c->tab.next].done && mpp_store_shard_has(c->shard, c->tab.next))
+            table_row(&c->tab, c->tab.next, &c->runs[c->tab.next]);
 }
 
 /* A run has finished: its record, the files (paced), a failure's report,
@@ -947,7 +589,7 @@ static void run_finished(run_ctx *c, size_t i)
     c->prog.ndone++;
     const mpp_output_run *r = &c->runs[i];
     mpp_err err;
-    if (!c->write_error && (store_put(&c->st, i, mpp_experiment_hash(c->e, i), r, &err) ||
+    if (!c->write_error && (mpp_store_put(&c->st, i, mpp_experiment_hash(c->e, i), r, &err) ||
                             write_files_paced(c, &err))) {
         progress_clear(&c->prog);
         mpp_args_fail(&err);
@@ -963,13 +605,10 @@ static void run_finished(run_ctx *c, size_t i)
                 r->status == MPP_EDEADLOCK ? " (deadlock)" : "", r->report ? r->report : "",
                 r->report && *r->report && r->report[strlen(r->report) - 1] != '\n' ? "\n" : "");
     }
-    if (c->tab.next < c->nruns && c->runs[c->tab.next].done) {
+    if (row_ready(c)) {
         if (c->prog.rows_on_tty)
             progress_clear(&c->prog);
-        while (c->tab.next < c->nruns && c->runs[c->tab.next].done) {
-            table_row(&c->tab, c->tab.next, &c->runs[c->tab.next]);
-            c->tab.next++;
-        }
+        rows_print(c);
         fflush(stdout);
     }
     progress_draw(&c->prog, true);
@@ -1045,7 +684,13 @@ static void worker_main(run_ctx *c, int cmd, int fd)
     signal(SIGHUP, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    store_close(&c->st);
+#if defined(MPP_HAVE_MPI) && defined(__linux__)
+    /* an MPI rank killed outright (mpirun ends the job) takes its worker
+     * processes with it: no orphan runs on for minutes */
+    if (c->mpi && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() == 1))
+        _exit(3);
+#endif
+    mpp_store_close(&c->st);
     mpp_sb msg;
     mpp_sb_init(&msg);
     int code = 0;
@@ -1084,21 +729,38 @@ static void worker_main(run_ctx *c, int cmd, int fd)
     _exit(code);
 }
 
-/* One frame's result from a worker into c->runs. */
-static int read_result(run_ctx *c, int fd, const frame *h)
+/* The packed run that follows frame h on fd, into *buf (malloc'd): 0, or
+ * -1 (a run index out of range, a size above any record, a short read). */
+static int read_packed(const run_ctx *c, int fd, const frame *h, char **buf)
 {
-    if (h->run >= c->nruns || h->len > MAX_RECORD)
+    *buf = NULL;
+    if (h->run >= c->nruns || h->len > MPP_STORE_MAX_RECORD)
         return -1;
-    char *buf = malloc(h->len ? (size_t)h->len : 1);
-    if (!buf || read_full(fd, buf, (size_t)h->len) != 1) {
-        free(buf);
+    char *b = malloc(h->len ? (size_t)h->len : 1);
+    if (!b || read_full(fd, b, (size_t)h->len) != 1) {
+        free(b);
         return -1;
     }
-    uint64_t run;
-    mpp_err err;
-    int rc = mpp_output_run_unpack(buf, (size_t)h->len, &run, NULL, &c->runs[h->run], &err);
-    free(buf);
-    return rc || run != h->run ? -1 : 0;
+    *buf = b;
+    return 0;
+}
+
+/* Packed run `run` (len bytes, from a worker process or an MPI rank) into
+ * c->runs[run]: 0, or an error (not a sound record, or one of another
+ * run, or of a run finished already) and c->runs[run] unchanged when it
+ * was done, else empty. */
+static int take_packed(run_ctx *c, size_t run, const char *buf, size_t len, mpp_err *err)
+{
+    if (run >= c->nruns || c->runs[run].done)
+        return mpp_err_set(err, MPP_EFORMAT, "run %zu is %s", run,
+                           run >= c->nruns ? "not a run of the experiment" : "finished already");
+    uint64_t got;
+    int rc = mpp_output_run_unpack(buf, len, &got, NULL, &c->runs[run], err);
+    if (!rc && got != run) {
+        mpp_output_run_free(&c->runs[run]);
+        rc = mpp_err_set(err, MPP_EFORMAT, "it holds run %" PRIu64 ", not run %zu", got, run);
+    }
+    return rc;
 }
 
 /* The workers and the queue they take their runs from. */
@@ -1111,19 +773,50 @@ typedef struct pool {
     size_t *cur;           /* [n]: the run each is on, or NO_RUN */
     const size_t *queue;   /* the runs in the order they are handed out */
     size_t nqueue;
-    size_t next;           /* queue[next] is handed out next */
+    size_t next;           /* queue[next] is handed out next (no MPI rank) */
     size_t nworkers;       /* pfd[nworkers]: the parent's signal pipe (on_signal) */
 } pool;
 
-/* Idle worker w: hand it the next run of the queue (invariant 5), or, when
- * none is left or the run is stopping, close its command pipe (it exits).
- * A worker that is gone (the write fails) leaves the run queued. */
+/* The next run for an idle worker: the queue's, or on an MPI worker rank
+ * one that rank 0 hands out (checked: a run of the shard). */
+static bool next_run(run_ctx *c, pool *p, size_t *run)
+{
+#ifdef MPP_HAVE_MPI
+    if (c->mpi) {
+        mpp_err err;
+        if (!mpp_mpi_request(c->mpi, c->nruns, run, &err)) {
+            if (err.code)
+                mpp_args_fail(&err);
+            return false;
+        }
+        if (!mpp_store_shard_has(c->shard, *run)) {
+            mpp_args_eprintf("mppnet: rank %d: rank 0 handed out run %zu, not one of shard "
+                             "%" PRIu64 "/%" PRIu64 "\n",
+                             c->mpi->rank, *run, c->shard.i, c->shard.n);
+            c->lost++;
+            return false;
+        }
+        return true;
+    }
+#endif
+    if (p->next < p->nqueue) {
+        *run = p->queue[p->next];
+        return true;
+    }
+    return false;
+}
+
+/* Idle worker w: hand it the next run (invariant 5), or, when none is left
+ * or the run is stopping, close its command pipe (it exits). A worker that
+ * is gone (the write fails) leaves the run queued (on an MPI rank, lost:
+ * rank 0 hears of it in the rank's BYE). */
 static void hand_out(run_ctx *c, pool *p, size_t w)
 {
     if (p->cmd[w] < 0)
         return;
-    if (!interrupted && p->next < p->nqueue) {
-        uint64_t i = p->queue[p->next];
+    size_t run;
+    if (!interrupted && next_run(c, p, &run)) {
+        uint64_t i = run;
         if (write_full(p->cmd[w], &i, sizeof i) == 0) {
             p->next++;
             p->cur[w] = (size_t)i;
@@ -1135,6 +828,10 @@ static void hand_out(run_ctx *c, pool *p, size_t w)
             }
             return;
         }
+#ifdef MPP_HAVE_MPI
+        if (c->mpi)
+            c->lost++;
+#endif
     }
     close(p->cmd[w]);
     p->cmd[w] = -1;
@@ -1291,14 +988,35 @@ static int run_workers(run_ctx *c, const size_t *queue, size_t nqueue, size_t nw
                 }
                 continue;
             }
+            char *buf = NULL;
+            mpp_err err;
             if (got == 1 && h.type == MSG_RESULT && h.run == p.cur[w] &&
-                read_result(c, p.pfd[w].fd, &h) == 0) {
-                if (w < c->prog.nslots)
-                    c->prog.frac[w] = 0;
-                p.cur[w] = NO_RUN;
-                hand_out(c, &p, w);
-                run_finished(c, (size_t)h.run);
-                continue;
+                read_packed(c, p.pfd[w].fd, &h, &buf) == 0) {
+#ifdef MPP_HAVE_MPI
+                if (c->mpi) { /* to rank 0, which records it */
+                    int src = mpp_mpi_send_result(c->mpi, (size_t)h.run, buf, (size_t)h.len,
+                                                  &err);
+                    free(buf);
+                    if (src) {
+                        mpp_args_fail(&err);
+                        c->lost++;
+                    }
+                    p.cur[w] = NO_RUN;
+                    mpp_mpi_test_die(c->mpi, ++c->sent);
+                    hand_out(c, &p, w);
+                    continue;
+                }
+#endif
+                int trc = take_packed(c, (size_t)h.run, buf, (size_t)h.len, &err);
+                free(buf);
+                if (trc == 0) {
+                    if (w < c->prog.nslots)
+                        c->prog.frac[w] = 0;
+                    p.cur[w] = NO_RUN;
+                    hand_out(c, &p, w);
+                    run_finished(c, (size_t)h.run);
+                    continue;
+                }
             }
             if (got != 0 && !killed) {
                 progress_clear(&c->prog);
@@ -1420,9 +1138,29 @@ typedef struct run_opts {
     uint64_t jobs;
     bool dump, quiet, verbose;
     double max_work;     /* --max-work: flit-router crossings (mpp_cost_run) */
+    mpp_store_shard shard; /* --shard I/N; {0, 0} when not given */
 } run_opts;
 
-enum { OPT_DUMP = 1000, OPT_RESUME, OPT_MAX_WORK };
+enum { OPT_DUMP = 1000, OPT_RESUME, OPT_MAX_WORK, OPT_SHARD };
+
+#define MAX_SHARDS 1000000
+
+/* --shard I/N: two whole numbers, 1 <= I <= N <= MAX_SHARDS. */
+static int parse_shard(const char *arg, mpp_store_shard *sh)
+{
+    const char *slash = strchr(arg, '/');
+    uint64_t i, n;
+    if (!slash || !mpp_units_u64(arg, (size_t)(slash - arg), &i) ||
+        !mpp_units_u64(slash + 1, strlen(slash + 1), &n) || n < 1 || n > MAX_SHARDS || i < 1 ||
+        i > n)
+        return mpp_args_usage("run",
+                              "--shard needs I/N, two whole numbers with 1 <= I <= N <= %d "
+                              "(shard I of N runs the runs whose index is I-1 modulo N), not "
+                              "'%.80s'",
+                              MAX_SHARDS, arg);
+    *sh = (mpp_store_shard){i, n};
+    return 0;
+}
 
 static int run_opt(void *ud, int code, const char *arg)
 {
@@ -1449,6 +1187,8 @@ static int run_opt(void *ud, int code, const char *arg)
             return mpp_args_usage("run", "option --resume needs a folder");
         o->resume = arg;
         return 0;
+    case OPT_SHARD:
+        return parse_shard(arg, &o->shard);
     case OPT_MAX_WORK:
         if (mpp_args_double("run", "--max-work", arg, &o->max_work))
             return 2;
@@ -1467,6 +1207,7 @@ static const struct option run_options[] = {
     {"dump-config", no_argument, NULL, OPT_DUMP},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"max-work", required_argument, NULL, OPT_MAX_WORK},
+    {"shard", required_argument, NULL, OPT_SHARD},
     {NULL, 0, NULL, 0},
 };
 
@@ -1507,7 +1248,7 @@ typedef struct loaded {
     char *text;          /* the file's text (owned), or NULL */
     size_t len;
     const char *path;
-    saved copy;          /* --resume without a file */
+    mpp_store_saved copy;          /* --resume without a file */
     char **ov;           /* every override (copy's, then the command line's) */
     size_t nov;
 } loaded;
@@ -1515,11 +1256,18 @@ typedef struct loaded {
 static void loaded_free(loaded *l)
 {
     free(l->text);
-    saved_free(&l->copy);
+    mpp_store_saved_free(&l->copy);
     free(l->ov);
 }
 
-int mpp_cmd_run(int argc, char **argv)
+#ifndef MPP_HAVE_MPI
+typedef struct mpp_mpi mpp_mpi; /* (no MPI: never defined, always NULL) */
+#endif
+static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, size_t ntodo,
+                      uint64_t jobs);
+
+/* `mppnet run` on one process (mpi NULL) or as rank 0 of an MPI job. */
+static int run_main(int argc, char **argv, mpp_mpi *mpi)
 {
     run_opts o = {.jobs = 1, .max_work = MPP_COST_MAX_DEFAULT};
     mpp_args rest;
@@ -1563,6 +1311,11 @@ int mpp_cmd_run(int argc, char **argv)
         status = mpp_args_usage("run", "--resume writes to its own folder: no -o with it");
         goto out;
     }
+    if (o.resume && o.shard.n) {
+        status = mpp_args_usage("run", "--resume completes the shard its folder holds: no "
+                                       "--shard with it");
+        goto out;
+    }
     if (!l.path && !o.resume) {
         status = mpp_args_usage("run", "missing the experiment file (mppnet run EXP.yaml)");
         goto out;
@@ -1576,7 +1329,7 @@ int mpp_cmd_run(int argc, char **argv)
             status = 2;
             goto out;
         }
-        if ((status = store_open(&c.st, o.resume, false, true, &err))) {
+        if ((status = mpp_store_open(&c.st, o.resume, false, true, &err))) {
             status = mpp_args_fail(&err);
             goto out;
         }
@@ -1589,7 +1342,7 @@ int mpp_cmd_run(int argc, char **argv)
         e = mpp_experiment_load_text(l.text, l.len, l.path, NULL, l.nov,
                                      (const char *const *)l.ov, &err);
     } else {
-        if (store_load_experiment(&c.st, &l.copy, &err)) {
+        if (mpp_store_load_experiment(&c.st, &l.copy, &err)) {
             status = mpp_args_fail(&err);
             goto out;
         }
@@ -1618,11 +1371,24 @@ int mpp_cmd_run(int argc, char **argv)
         goto out;
     }
     nruns = mpp_experiment_runs(e);
+    c.shard = o.resume ? l.copy.shard : o.shard.n ? o.shard : (mpp_store_shard){1, 1};
+    if (o.resume && l.text) {
+        /* a file given to --resume: the folder's shard all the same */
+        mpp_store_saved sv;
+        if (mpp_store_load_experiment(&c.st, &sv, &err) == 0) {
+            c.shard = sv.shard;
+            mpp_store_saved_free(&sv);
+        }
+    }
+    for (size_t i = 0; i < nruns; i++)
+        c.nshard += mpp_store_shard_has(c.shard, i);
 
     if (o.dump) {
         mpp_sb sb;
         mpp_sb_init(&sb);
         for (size_t i = 0; i < nruns; i++) {
+            if (!mpp_store_shard_has(c.shard, i))
+                continue;
             char d[256];
             mpp_run_describe(e, i, d, sizeof d);
             mpp_sb_reset(&sb);
@@ -1661,16 +1427,24 @@ int mpp_cmd_run(int argc, char **argv)
     /* the folder (invariant 2): locked, then cleaned or read */
     size_t found = 0;
     if (o.resume) {
-        if (store_get(&c.st, e, c.runs, nruns, &found, &err)) {
+        if (mpp_store_get(&c.st, e, c.runs, nruns, false, &found, &err)) {
             status = mpp_args_fail(&err);
             goto out;
         }
     } else {
         /* a folder of the command line may be anywhere; one of the file is
-         * confined to the working folder */
-        if (store_open(&c.st, o.outdir ? o.outdir : oc->dir, !o.outdir && !oc->dir_free, false,
-                       &err) || store_clean(&c.st, &err) ||
-            store_save_experiment(&c.st, l.path, l.text, l.len, l.nov, l.ov, &err)) {
+         * confined to the working folder; a shard's is DIR-shard-I-of-N */
+        char sdir[4200];
+        const char *dir = o.outdir ? o.outdir : oc->dir;
+        if (!o.outdir && c.shard.n > 1) {
+            snprintf(sdir, sizeof sdir, "%s-shard-%" PRIu64 "-of-%" PRIu64, oc->dir, c.shard.i,
+                     c.shard.n);
+            dir = sdir;
+        }
+        if (mpp_store_open(&c.st, dir, !o.outdir && !oc->dir_free, false, &err) ||
+            mpp_store_clean(&c.st, &err) ||
+            mpp_store_save_experiment(&c.st, l.path, l.text, l.len, l.nov, l.ov, c.shard,
+                                      &err)) {
             status = mpp_args_fail(&err);
             goto out;
         }
@@ -1684,16 +1458,18 @@ int mpp_cmd_run(int argc, char **argv)
 
     size_t ntodo = 0;
     for (size_t i = 0; i < nruns; i++)
-        if (!c.runs[i].done)
+        if (!c.runs[i].done && mpp_store_shard_has(c.shard, i))
             todo[ntodo++] = i;
     size_t nworkers = o.jobs < ntodo ? (size_t)o.jobs : (ntodo ? ntodo : 1);
-    if (nworkers > 1)
+    if (nworkers > 1 || mpi)
         queue_order(&c, todo, ntodo); /* one worker: run order */
     c.prog.on = !o.quiet;
     c.prog.tty = isatty(STDERR_FILENO);
     c.prog.rows_on_tty = isatty(STDOUT_FILENO);
-    c.prog.nruns = nruns;
-    c.prog.ndone = found;
+    c.prog.nruns = c.nshard;
+    c.prog.ndone = 0;
+    for (size_t i = 0; i < nruns; i++)
+        c.prog.ndone += c.runs[i].done && mpp_store_shard_has(c.shard, i);
     c.prog.nslots = nworkers;
     c.prog.frac = calloc(nworkers, sizeof *c.prog.frac);
     if (!c.prog.frac) {
@@ -1701,9 +1477,19 @@ int mpp_cmd_run(int argc, char **argv)
         status = 2;
         goto out;
     }
+    if (o.resume) {
+        /* how an MPI job into this folder ended, kept for this moment */
+        char *note = NULL;
+        if (mpp_store_note_take(&c.st, &note, &err) == 0 && note && !o.quiet) {
+            mpp_args_eprintf("mppnet: %s was stopped before; it reported then:\n", c.st.dir);
+            mpp_args_eprintf("%s", note);
+        }
+        free(note);
+    }
     if (o.resume && !o.quiet)
-        mpp_args_eprintf("mppnet: resuming %s: %zu of %zu runs already done\n", c.st.dir, found,
-                         nruns);
+        mpp_args_eprintf("mppnet: resuming %s: %zu of %zu runs already done\n", c.st.dir,
+                         c.prog.ndone, c.nshard);
+    (void)found;
 
     struct sigaction sa, old_int, old_term, old_hup, old_pipe;
     memset(&sa, 0, sizeof sa);
@@ -1718,22 +1504,24 @@ int mpp_cmd_run(int argc, char **argv)
     sigaction(SIGPIPE, &sa, &old_pipe); /* a closed stdout loses the table only */
 
     table_header(&c.tab);
-    while (c.tab.next < nruns && c.runs[c.tab.next].done) {
-        table_row(&c.tab, c.tab.next, &c.runs[c.tab.next]);
-        c.tab.next++;
-    }
+    rows_print(&c);
     progress_draw(&c.prog, true);
-    int prc = ntodo ? run_workers(&c, todo, ntodo, nworkers) : 0;
+    int prc = mpi ? run_master(&c, mpi, &l, todo, ntodo, o.jobs)
+                  : ntodo ? run_workers(&c, todo, ntodo, nworkers) : 0;
     progress_clear(&c.prog);
     for (; c.tab.next < nruns; c.tab.next++)
-        if (c.runs[c.tab.next].done)
+        if (c.runs[c.tab.next].done && mpp_store_shard_has(c.shard, c.tab.next))
             table_row(&c.tab, c.tab.next, &c.runs[c.tab.next]);
     fflush(stdout);
 
-    size_t ndone = 0, nok = 0;
+    size_t ndone = 0, nok = 0, nmissing = 0;
     for (size_t i = 0; i < nruns; i++) {
-        if (!c.runs[i].done)
+        if (!mpp_store_shard_has(c.shard, i))
             continue;
+        if (!c.runs[i].done) {
+            nmissing++;
+            continue;
+        }
         ndone++;
         if (c.runs[i].status == 0)
             nok++;
@@ -1743,7 +1531,16 @@ int mpp_cmd_run(int argc, char **argv)
     }
     if (prc && status < 1)
         status = 1;
-    if (c.write_error || write_files(&c, true, &err)) {
+    if (mpi && nmissing && !interrupted) { /* a rank lost them (printed) */
+        mpp_args_eprintf("mppnet: %zu of %zu runs were not run; `mppnet run --resume %s` runs "
+                         "them\n",
+                         nmissing, c.nshard, c.st.dir);
+        if (status < 1)
+            status = 1;
+    }
+    /* (after a signal not fsync'd: the records are, and mpirun's SIGKILL
+     * follows its SIGTERM within a second) */
+    if (c.write_error || write_files(&c, !interrupted, &err)) {
         if (!c.write_error)
             mpp_args_fail(&err);
         if (status < 2)
@@ -1752,12 +1549,12 @@ int mpp_cmd_run(int argc, char **argv)
         if (oc->plot)
             make_plot(&c);
         if (!o.quiet)
-            mpp_args_eprintf("mppnet: wrote %zu of %zu runs to %s/\n", nok, nruns, c.st.dir);
+            mpp_args_eprintf("mppnet: wrote %zu of %zu runs to %s/\n", nok, c.nshard, c.st.dir);
     }
     if (interrupted > 0) {
         mpp_args_eprintf("mppnet: interrupted (signal %d) after %zu of %zu runs; `mppnet run "
                          "--resume %s` completes it\n",
-                (int)interrupted, ndone, nruns, c.st.dir);
+                (int)interrupted, ndone, c.nshard, c.st.dir);
         status = 128 + (int)interrupted;
     }
     sigaction(SIGINT, &old_int, NULL);
@@ -1765,7 +1562,7 @@ int mpp_cmd_run(int argc, char **argv)
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGPIPE, &old_pipe, NULL);
 out:
-    store_close(&c.st);
+    mpp_store_close(&c.st);
     if (c.runs)
         for (size_t i = 0; i < nruns; i++)
             mpp_output_run_free(&c.runs[i]);
@@ -1778,3 +1575,264 @@ out:
     mpp_args_free(&rest);
     return status;
 }
+
+/* ---- over MPI ranks (core/cli/mpi_sweep.c) ------------------------------ */
+
+#ifdef MPP_HAVE_MPI
+
+/* What rank 0 sends every other rank before the copy of the experiment. */
+#define SETUP_MAGIC 0x6d707053u /* "mppS" */
+typedef struct setup_hdr {
+    uint32_t magic;
+    uint32_t jobs;      /* -j: worker processes per rank */
+    uint64_t nruns;     /* the runs the experiment expands to */
+    uint64_t hash;      /* runs_hash of those runs */
+    uint64_t copy_len;  /* bytes of the copy that follow */
+} setup_hdr;
+
+/* One hash of every run's config hash, in run order (FNV-1a over them):
+ * a worker whose expansion differs from rank 0's refuses to run. */
+static uint64_t runs_hash(const mpp_experiment *e)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0, n = mpp_experiment_runs(e); i < n; i++) {
+        uint64_t x = mpp_experiment_hash(e, i);
+        for (int k = 0; k < 8; k++) {
+            h ^= (x >> (8 * k)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+static bool mpi_next(void *ud, size_t *run)
+{
+    run_ctx *c = ud;
+    if (interrupted || c->qnext >= c->nqueue)
+        return false;
+    *run = c->queue[c->qnext++];
+    return true;
+}
+
+static int mpi_result(void *ud, size_t run, int rank, const char *buf, size_t len, mpp_err *err)
+{
+    run_ctx *c = ud;
+    (void)rank;
+    if (take_packed(c, run, buf, len, err))
+        return err->code;
+    run_finished(c, run); /* its record, now (mpi_sweep.c, invariant 3) */
+    return 0;
+}
+
+static void mpi_started(void *ud, size_t run, int rank, const char *host)
+{
+    run_ctx *c = ud;
+    if (!c->verbose)
+        return;
+    char d[256];
+    mpp_run_describe(c->e, run, d, sizeof d);
+    progress_clear(&c->prog);
+    mpp_args_eprintf("mppnet: %s started on rank %d (host %s)\n", d, rank, host);
+}
+
+static void mpi_clear(void *ud)
+{
+    progress_clear(&((run_ctx *)ud)->prog);
+}
+
+/* The master was stopped by a signal (mpirun ending the job: SIGKILL
+ * follows in a second): the report of the lost runs and ranks, and how
+ * many runs are kept, into DIR/.mppnet/stopped (--resume prints it) and
+ * on stderr, before the files are brought up to date. */
+static void mpi_stopped(void *ud, const char *report)
+{
+    run_ctx *c = ud;
+    size_t ndone = 0;
+    for (size_t i = 0; i < c->nruns; i++)
+        ndone += c->runs[i].done && mpp_store_shard_has(c->shard, i);
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    mpp_sb_printf(&sb, "%smppnet: stopped by signal %d: %zu of %zu runs are recorded in %s; "
+                       "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
+                  report, (int)interrupted, ndone, c->nshard, c->st.dir, c->st.dir);
+    if (mpp_sb_ok(&sb)) {
+        mpp_err err;
+        (void)mpp_store_note_put(&c->st, sb.s, &err); /* (best effort: printed too) */
+        mpp_args_eprintf("%s", sb.s);
+    }
+    mpp_sb_free(&sb);
+}
+
+/* The line is quiet: bring the files up to date when their pace allows
+ * (a job that mpirun ends finds them current, not only the records). */
+static void mpi_idle(void *ud)
+{
+    run_ctx *c = ud;
+    mpp_err err;
+    if (c->stale && !c->write_error && write_files_paced(c, &err)) {
+        progress_clear(&c->prog);
+        mpp_args_fail(&err);
+        c->write_error = 1;
+        interrupted = -1;
+    }
+}
+
+/* Rank 0: send the setup, then hand out todo[0..ntodo) (in queue order)
+ * and record the results as they come (mpp_mpi_master). 0, or 1 when a
+ * run was lost. */
+static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, size_t ntodo,
+                      uint64_t jobs)
+{
+    mpp_sb sb;
+    mpp_sb_init(&sb);
+    setup_hdr h = {.magic = SETUP_MAGIC, .jobs = (uint32_t)jobs, .nruns = c->nruns,
+                   .hash = runs_hash(c->e)};
+    mpp_sb_addn(&sb, (const char *)&h, sizeof h);
+    const char *text = l->text ? l->text : l->copy.text;
+    size_t len = l->text ? l->len : l->copy.text_len;
+    if (mpp_store_pack_experiment(&sb, l->path, text, len, l->nov, l->ov, c->shard) ||
+        !mpp_sb_ok(&sb)) {
+        mpp_sb_free(&sb);
+        mpp_args_eprintf("mppnet: out of memory\n");
+        return 1;
+    }
+    ((setup_hdr *)(void *)sb.s)->copy_len = sb.len - sizeof h;
+    int rc = mpp_mpi_send_setup(m, sb.s, sb.len);
+    mpp_sb_free(&sb);
+    if (rc) {
+        mpp_args_eprintf("mppnet: cannot send the experiment to the other ranks\n");
+        return 1;
+    }
+    c->queue = todo;
+    c->nqueue = ntodo;
+    c->qnext = 0;
+    static const mpp_mpi_master_ops ops = {
+        .next = mpi_next, .result = mpi_result, .started = mpi_started, .clear = mpi_clear,
+        .idle = mpi_idle, .stopped = mpi_stopped};
+    return mpp_mpi_master(m, &ops, c, c->nruns, &interrupted);
+}
+
+#define MAX_SETUP (sizeof(setup_hdr) + 2 * (size_t)MPP_CFGTREE_MAX_BYTES + (4u << 20))
+
+/* A worker rank: the experiment from rank 0, checked; HELLO; its runs on
+ * its own -j worker processes (run_workers with next_run asking rank 0);
+ * BYE. The exit status: 0, or 1 when it could not take part. */
+static int mpi_worker(mpp_mpi *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    mpp_err err;
+    mpp_err_clear(&err);
+    mpp_store_saved sv;
+    memset(&sv, 0, sizeof sv);
+    mpp_experiment *e = NULL;
+    run_ctx c;
+    memset(&c, 0, sizeof c);
+    c.st.lock = c.st.sfd = c.st.dfd = -1;
+    int status = 0;
+    if (mpp_mpi_recv_setup(m, MAX_SETUP, &buf, &len, &err)) {
+        mpp_args_fail(&err);
+        status = 1;
+        goto bye;
+    }
+    if (!len)
+        goto out; /* rank 0 stopped before any run: nothing to say */
+    setup_hdr h;
+    if (len < sizeof h) {
+        mpp_err_set(&err, MPP_EFORMAT, "rank %d: a setup of %zu bytes from rank 0", m->rank, len);
+        goto fail;
+    }
+    memcpy(&h, buf, sizeof h);
+    if (h.magic != SETUP_MAGIC || h.jobs < 1 || h.jobs > MAX_JOBS ||
+        h.copy_len != len - sizeof h) {
+        mpp_err_set(&err, MPP_EFORMAT, "rank %d: the setup from rank 0 is not one of this mppnet",
+                    m->rank);
+        goto fail;
+    }
+    if (mpp_store_parse_experiment(buf + sizeof h, len - sizeof h, "the setup from rank 0", &sv,
+                                   &err))
+        goto fail;
+    e = mpp_experiment_load_text(sv.text, sv.text_len, sv.path, NULL, sv.nov,
+                                 (const char *const *)sv.ov, &err);
+    if (!e)
+        goto fail;
+    if (mpp_experiment_runs(e) != h.nruns || runs_hash(e) != h.hash) {
+        mpp_err_set(&err, MPP_EINVAL,
+                    "rank %d: the experiment expands here to %zu runs (or other configurations) "
+                    "where rank 0 has %" PRIu64 ": a file the experiment reads differs between "
+                    "the hosts?",
+                    m->rank, mpp_experiment_runs(e), h.nruns);
+        goto fail;
+    }
+    const mpp_output_config *oc = mpp_experiment_output(e);
+    c.e = e;
+    c.nruns = h.nruns;
+    c.channels = oc->per_channel;
+    c.matrix = oc->traffic_matrix;
+    c.messages = oc->per_message;
+    c.quiet = true;      /* rank 0 reports */
+    c.shard = sv.shard;
+    c.mpi = m;
+    if (mpp_mpi_hello(m, h.jobs)) {
+        status = 1;
+        goto out;
+    }
+    if (run_workers(&c, NULL, 0, h.jobs))
+        status = 1;
+    mpp_mpi_bye(m, c.lost);
+    goto out;
+fail:
+    mpp_args_fail(&err);
+    status = 1;
+bye:
+    /* rank 0 counts on every rank's HELLO and BYE */
+    if (!mpp_mpi_hello(m, 1))
+        mpp_mpi_bye(m, 0);
+out:
+    free(buf);
+    mpp_store_saved_free(&sv);
+    mpp_experiment_destroy(e);
+    return status;
+}
+
+int mpp_cmd_run(int argc, char **argv)
+{
+    mpp_mpi m;
+    mpp_err err;
+    mpp_err_clear(&err);
+    if (mpp_mpi_start(&m, &err)) {
+        int s = mpp_args_fail(&err);
+        mpp_mpi_end(&m);
+        return s;
+    }
+    if (m.on && m.rank > 0) {
+        int s = mpi_worker(&m);
+        mpp_mpi_end(&m);
+        return s;
+    }
+    bool master = m.on && m.size > 1;
+    int s = run_main(argc, argv, master ? &m : NULL);
+    if (master) {
+        mpp_mpi_send_setup(&m, NULL, 0); /* (when it stopped before any run) */
+        if (interrupted)
+            mpp_mpi_abort(&m, s); /* the workers would wait for it forever */
+    }
+    mpp_mpi_end(&m);
+    return s;
+}
+
+#else
+
+static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, size_t ntodo,
+                      uint64_t jobs)
+{
+    (void)c, (void)m, (void)l, (void)todo, (void)ntodo, (void)jobs;
+    return 1; /* (never called: mpi is always NULL) */
+}
+
+int mpp_cmd_run(int argc, char **argv)
+{
+    return run_main(argc, argv, NULL);
+}
+
+#endif
