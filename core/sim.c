@@ -595,6 +595,12 @@ static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
             s->chan_out[s->nchan++] = o;
     if (s->wl && s->wl->setup(s, s->cfg.workload.cfg.b, &s->wl_priv, err))
         goto fail;
+    /* threads: only once the workload has chosen the network's visiting
+     * order (open-loop sources order it; mpp_net_threads splits only an
+     * ordered network) */
+    if (!check_only && c->run.threads > 1 &&
+        mpp_net_threads(&s->net, c->run.threads, err))
+        goto fail;
     return s;
 fail:
     mpp_sim_destroy(s);
@@ -953,6 +959,7 @@ static void finish(mpp_sim *s)
     r->channel_util_mean = ninter ? usum / (double)ninter : 0;
     r->channel_util_max = umax;
     r->peak_vc_flits = s->net.peak_vc;
+    r->threads = s->net.nthreads;
     /* messages: the node processors' (the workload may fill its own) */
     r->makespan = 0;
     r->message_latency_mean = NAN;
