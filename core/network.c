@@ -1611,6 +1611,7 @@ void mpp_net_routers(mpp_net *n)
 typedef struct mpp_net_part {
     mpp_net view;
     uint32_t f0;                  /* first fine chunk */
+    uint32_t free_head, nfree;    /* its reserve of packet slots (mpp_net_reserve) */
     uint32_t *s_req_vc;           /* the scratch of mpp_net (per input of a router) */
     uint64_t *s_out_mask, *s_grant, *s_elig, *s_age_key;
     uint32_t *s_age_iv;
@@ -1666,6 +1667,12 @@ static void part_run(void *ud, uint32_t t)
     v->flit_hops = 0;
     v->cev = 0;
     v->oom = false;
+    /* packets only from the reserve (pool_cap 0: never grown here) */
+    v->free_head = pt->free_head;
+    v->pool_next = v->pool_cap = 0;
+    v->pool_used = 0;
+    v->pkts_started = 0;
+    v->flits_injected = 0;
     set_cursors(v);
     uint32_t T = n->nthreads, cx = n->cx;
     uint32_t c0 = pt->f0 >> cx, c1 = t + 1 < T ? n->part[t + 1].f0 >> cx : n->ncur;
@@ -1689,6 +1696,8 @@ static void part_run(void *ud, uint32_t t)
         else
             visit_words(v, ch * wpc, w1);
     }
+    if (n->part_fn)
+        n->part_fn(n->part_ud, v, t);
 }
 
 /* mpp_net_routers of an ordered network on nthreads threads: the chunk
@@ -1701,7 +1710,13 @@ static void routers_par(mpp_net *n)
     mpp_par_run(n->par);
     uint64_t hops = 0;
     for (uint32_t t = 0; t < n->nthreads; t++) {
-        const mpp_net *v = &n->part[t].view;
+        mpp_net_part *pt = &n->part[t];
+        const mpp_net *v = &pt->view;
+        pt->free_head = v->free_head;
+        pt->nfree -= v->pool_used;
+        n->pool_used += v->pool_used;
+        n->pkts_started += v->pkts_started;
+        n->flits_injected += v->flits_injected;
         hops += v->flit_hops;
         n->cev += v->cev;
         if (v->peak_vc > n->peak_vc)
@@ -1744,6 +1759,7 @@ int mpp_net_threads(mpp_net *n, uint32_t T, mpp_err *err)
     bool ok = true;
     for (uint32_t t = 0; t < T; t++) {
         mpp_net_part *pt = &n->part[t];
+        pt->free_head = MPP_NONE;
         uint64_t f = ((uint64_t)n->nchunks * t / T + ((1u << k) >> 1)) >> k << k;
         pt->f0 = t ? (uint32_t)f : 0;
         if (t == 0) {
@@ -1923,6 +1939,21 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
             if (qs[k].count)
                 return true;
         return false;
+    }
+    return true;
+}
+
+bool mpp_net_reserve(mpp_net *n, uint32_t t, uint32_t k)
+{
+    mpp_net_part *pt = &n->part[t];
+    while (pt->nfree < k) {
+        uint32_t h = pkt_alloc(n);
+        if (h == MPP_NONE)
+            return false;
+        n->pool_used--; /* reserved, not in use */
+        n->pkt[h].next_free = pt->free_head;
+        pt->free_head = h;
+        pt->nfree++;
     }
     return true;
 }

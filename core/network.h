@@ -163,8 +163,16 @@ typedef struct mpp_slot {
 
 struct mpp_par;
 struct mpp_net_part;
+struct mpp_net;
 
 /* Called by the network when a flit reaches a node (input endpoint P + l). */
+/* Threads: called on thread t, in each cycle's parallel phase, after the
+ * thread's routers, with the thread's view of the network (its wheel, its
+ * counters, its reserve of packet slots: mpp_net_reserve): what the
+ * simulation does there (its share of the injection) must touch only
+ * what belongs to thread t. */
+typedef void (*mpp_part_fn)(void *ud, struct mpp_net *view, uint32_t t);
+
 typedef void (*mpp_eject_fn)(void *ud, uint32_t node, uint32_t flit, uint64_t cycle);
 
 typedef struct mpp_net {
@@ -264,6 +272,8 @@ typedef struct mpp_net {
     struct mpp_par *par;          /* the team (one barrier per cycle) */
     mpp_slot **wheels;            /* [nthreads]: the wheel each thread sends into; wheels[0]
                                      is wheel (the serial phases send there too) */
+    mpp_part_fn part_fn;          /* or NULL: the simulation's share of each thread's phase */
+    void *part_ud;
 } mpp_net;
 
 static inline mpp_port *mpp_net_port(const mpp_net *n, uint32_t e)
@@ -347,6 +357,13 @@ void mpp_net_order(mpp_net *n);
  * Results are those of the serial path for every T. Returns 0, or
  * MPP_ENOMEM / MPP_EINVAL (a thread refused) with err filled. */
 int mpp_net_threads(mpp_net *n, uint32_t T, mpp_err *err);
+
+/* Threads: let thread t's view allocate k packet slots in the next
+ * parallel phase (a view takes slots only from its own reserve, never
+ * grows the pool: a reserve too small stops the run as out of memory).
+ * Grows the pool when needed: call between phases. Returns false when out
+ * of memory. */
+bool mpp_net_reserve(mpp_net *n, uint32_t t, uint32_t k);
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */
 void mpp_net_deliver(mpp_net *n);

@@ -47,6 +47,11 @@ same_for_threads misroute_age split --topology mesh:32x32 --router misroute --vc
     --rate 0.45 network.allocator=age "${W[@]}"
 same_for_threads separable_ct split --topology mesh:32x32 --rate 0.2 \
     network.allocator=separable network.flow_control=cut-through network.buffer_flits=8 "${W[@]}"
+# nodes with several links: the fat tree's two, and all-port on a mesh
+same_for_threads fattree split --topology cm5-fattree:1024 --router fattree-random --rate 0.3 \
+    "${W[@]}"
+same_for_threads allport split --topology mesh:32x32 --router romm --rate 0.2 node.ports=all \
+    "${W[@]}"
 # long links (dragonfly: local 10, global 100 cycles): sends many cycles ahead
 same_for_threads longlinks split --topology dragonfly:p=4 --router ugal --vcs 4 --rate 0.2 \
     --warmup 200 --cycles 150
