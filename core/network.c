@@ -67,6 +67,7 @@
 
 #include "core/base/strbuf.h"
 #include "core/base/sysmem.h"
+#include "core/par.h"
 
 /* On a large network (records of more than PF_BYTES) each record is a
  * cache miss: deliveries fetch the records of the event PF_AHEAD places
@@ -92,6 +93,13 @@
 
 static void set_cursors(mpp_net *n);
 static void set_chunks(mpp_net *n);
+static void routers_par(mpp_net *n);
+
+/* The wheel thread t sends into (t = 0: the network's own). */
+static inline mpp_slot *wheel_of(const mpp_net *n, uint32_t t)
+{
+    return t ? n->wheels[t] : n->wheel;
+}
 
 /* Large zeroed arrays (the endpoint records): mapped with transparent huge
  * pages where the kernel allows it, since a large network's records span
@@ -193,6 +201,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->NE = t->ports + t->links;
     n->shuffle = nc->shuffle_order;
     mpp_rng_init(&n->shuffle_rng, seed, MPP_RNG_SHUFFLE, 0);
+    n->nthreads = 1;
+    n->cxmax = 31;
 
     if (n->message_classes < 1)
         return mpp_err_set(err, MPP_EINVAL, "network: message_classes must be at least 1");
@@ -441,8 +451,11 @@ void mpp_net_order(mpp_net *n)
         set_chunks(n);
 }
 
+static void threads_free(mpp_net *n);
+
 void mpp_net_free(mpp_net *n)
 {
+    threads_free(n);
     if (n->routing && n->routing->destroy && n->routing_priv)
         n->routing->destroy(n->routing_priv);
     if (n->wheel)
@@ -719,12 +732,25 @@ void mpp_net_deliver(mpp_net *n)
     mpp_slot *s = &row[n->nchunks];
     if (s->nc)
         deliver_credits(n, s);
-    for (uint32_t i = 0, k = s->nf; i < k; i++) {
-        n->flits_ejected++;
-        n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
-                    n->cycle);
+    /* threads: the other threads' node columns, in thread order (their
+     * blocks in ascending router ids: the order of the serial path's
+     * sends) */
+    for (uint32_t t = 1; t < n->nthreads; t++) {
+        mpp_slot *o = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
+        if (o->nc)
+            deliver_credits(n, o);
     }
-    s->nf = 0;
+    for (uint32_t t = 0;;) {
+        for (uint32_t i = 0, k = s->nf; i < k; i++) {
+            n->flits_ejected++;
+            n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                        n->cycle);
+        }
+        s->nf = 0;
+        if (++t >= n->nthreads)
+            break;
+        s = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
+    }
     /* the routers' side: all in chunk 0, unless ordered (mpp_net_routers
      * then delivers each chunk just before visiting its routers) */
     if (!n->ordered) {
@@ -1472,7 +1498,8 @@ static void rechunk(mpp_net *n)
         return;
     /* the fewest chunks that still receive at most about RECHUNK_AIM */
     uint32_t cx = 0;
-    while (chunks_at(n, cx) > 1 && 3 * ev < 2 * RECHUNK_AIM * per * chunks_at(n, cx))
+    while (chunks_at(n, cx) > 1 && 3 * ev < 2 * RECHUNK_AIM * per * chunks_at(n, cx) &&
+           cx < n->cxmax)
         cx++;
     if (cx == n->cx)
         return;
@@ -1484,8 +1511,8 @@ static void rechunk(mpp_net *n)
     n->cx = cx;
     n->ncur = nc;
     set_chunks(n);
-    for (uint32_t w = 0; w < n->W; w++) {
-        mpp_slot *row = &n->wheel[(size_t)w * n->NQ];
+    for (uint32_t w = 0; w < n->W * n->nthreads; w++) {
+        mpp_slot *row = &wheel_of(n, w / n->W)[(size_t)(w % n->W) * n->NQ];
         memcpy(tmp, row, (size_t)old * sizeof *tmp);
         memset(row, 0, (size_t)old * sizeof *row);
         for (uint32_t j = 0; j < old; j++) {
@@ -1518,6 +1545,10 @@ void mpp_net_routers(mpp_net *n)
      * appended to by mpp_net_deliver, never during this pass. */
     uint64_t hops = n->flit_hops;
     if (n->ordered) {
+        if (n->nthreads > 1) {
+            routers_par(n);
+            return;
+        }
         /* chunk by chunk of routers: the chunk's deliveries, then its
          * active routers in ascending ids. A chunk's records are then in
          * cache when its routers are visited, and neighbours' records are
@@ -1563,6 +1594,215 @@ void mpp_net_routers(mpp_net *n)
     n->nactive = w;
     if (n->flit_hops != hops)
         n->last_progress = n->cycle;
+}
+
+/* --- threads ---------------------------------------------------------------- */
+
+/* One thread's share of an ordered network (mpp_net_threads): the fine
+ * chunks [f0, next part's f0) of routers, and its view of the network, a
+ * copy of the network's fields made at the start of each cycle's parallel
+ * phase with its own wheel (so its sends, and their cursors, are its own),
+ * its own allocation scratch and its own counters (flit_hops, cev,
+ * peak_vc, oom), which the calling thread adds up after the phase in
+ * thread order. Everything else the view points to is shared: the
+ * records of the thread's routers and of their ports are written only by
+ * it, amask words (64 routers, a fine chunk's multiple) likewise, and the
+ * packets it reads or writes are those whose head it routes. */
+typedef struct mpp_net_part {
+    mpp_net view;
+    uint32_t f0;                  /* first fine chunk */
+    uint32_t free_head, nfree;    /* its reserve of packet slots (mpp_net_reserve) */
+    uint32_t *s_req_vc;           /* the scratch of mpp_net (per input of a router) */
+    uint64_t *s_out_mask, *s_grant, *s_elig, *s_age_key;
+    uint32_t *s_age_iv;
+} mpp_net_part;
+
+static void threads_free(mpp_net *n)
+{
+    mpp_par_destroy(n->par); /* (joins the workers before anything is freed) */
+    n->par = NULL;
+    for (uint32_t t = 1; n->part && t < n->nthreads; t++) {
+        mpp_net_part *pt = &n->part[t];
+        void *ptrs[] = {pt->s_req_vc, pt->s_out_mask, pt->s_grant, pt->s_elig, pt->s_age_key,
+                        pt->s_age_iv};
+        for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+            free(ptrs[i]);
+    }
+    for (uint32_t t = 1; n->wheels && t < n->nthreads; t++) {
+        if (!n->wheels[t])
+            continue;
+        for (size_t s = 0; s < (size_t)n->W * n->NQ; s++) {
+            free(n->wheels[t][s].f);
+            free(n->wheels[t][s].c);
+        }
+        free(n->wheels[t]);
+    }
+    free(n->part);
+    free(n->wheels);
+    n->part = NULL;
+    n->wheels = NULL;
+    n->nthreads = 1;
+    n->cxmax = 31;
+}
+
+/* The parallel phase of one cycle on thread t: for each of its chunks of
+ * routers (ascending), the chunk's deliveries from every thread's wheel
+ * (thread order; the order of a chunk's deliveries decides nothing:
+ * mpp_net_routers), then its active routers in ascending ids, as the
+ * serial path does. Reads the network's own fields only; writes its view,
+ * its routers' records and its own wheel. */
+static void part_run(void *ud, uint32_t t)
+{
+    const mpp_net *n = ud;
+    mpp_net_part *pt = &n->part[t];
+    mpp_net *v = &pt->view;
+    *v = *n;
+    v->wheel = n->wheels[t];
+    v->s_req_vc = pt->s_req_vc;
+    v->s_out_mask = pt->s_out_mask;
+    v->s_grant = pt->s_grant;
+    v->s_elig = pt->s_elig;
+    v->s_age_iv = pt->s_age_iv;
+    v->s_age_key = pt->s_age_key;
+    v->flit_hops = 0;
+    v->cev = 0;
+    v->oom = false;
+    /* packets only from the reserve (pool_cap 0: never grown here) */
+    v->free_head = pt->free_head;
+    v->pool_next = v->pool_cap = 0;
+    v->pool_used = 0;
+    v->pkts_started = 0;
+    v->flits_injected = 0;
+    set_cursors(v);
+    uint32_t T = n->nthreads, cx = n->cx;
+    uint32_t c0 = pt->f0 >> cx, c1 = t + 1 < T ? n->part[t + 1].f0 >> cx : n->ncur;
+    size_t ro = (size_t)(n->cycle & (n->W - 1)) * n->NQ;
+    uint32_t nw = (n->topo->routers + 63) / 64, wpc = 1u << (n->csh + cx - 6);
+    bool plain = plain_islip(n);
+    for (uint32_t ch = c0; ch < c1; ch++) {
+        for (uint32_t u = 0; u < T; u++) {
+            mpp_slot *s = &n->wheels[u][ro + ch];
+            v->cev += s->nc + s->nf;
+            if (s->nc)
+                deliver_credits(v, s);
+            if (s->nf)
+                deliver_flits(v, s);
+        }
+        uint32_t w1 = (ch + 1) * wpc < nw ? (ch + 1) * wpc : nw;
+        if (v->pf)
+            chunk_prefetch(v, ch * wpc, w1);
+        if (plain)
+            visit_words_plain(v, ch * wpc, w1);
+        else
+            visit_words(v, ch * wpc, w1);
+    }
+    if (n->part_fn)
+        n->part_fn(n->part_ud, v, t);
+}
+
+/* mpp_net_routers of an ordered network on nthreads threads: the chunk
+ * sizing (on the calling thread, between phases), the parallel phase, and
+ * the threads' counters added up in thread order. */
+static void routers_par(mpp_net *n)
+{
+    if (++n->cwin == n->cnext && n->nchunks > 1)
+        rechunk(n);
+    mpp_par_run(n->par);
+    uint64_t hops = 0;
+    for (uint32_t t = 0; t < n->nthreads; t++) {
+        mpp_net_part *pt = &n->part[t];
+        const mpp_net *v = &pt->view;
+        pt->free_head = v->free_head;
+        pt->nfree -= v->pool_used;
+        n->pool_used += v->pool_used;
+        n->pkts_started += v->pkts_started;
+        n->flits_injected += v->flits_injected;
+        hops += v->flit_hops;
+        n->cev += v->cev;
+        if (v->peak_vc > n->peak_vc)
+            n->peak_vc = v->peak_vc;
+        n->oom |= v->oom;
+    }
+    n->flit_hops += hops;
+    if (hops)
+        n->last_progress = n->cycle;
+}
+
+int mpp_net_threads(mpp_net *n, uint32_t T, mpp_err *err)
+{
+    assert(mpp_net_settled(n) && !mpp_net_flits_in_flight(n));
+    if (T < 2 || n->nthreads > 1 || !n->ordered || !n->arena)
+        return 0; /* the serial path (its visiting order is not a block's) */
+    if (T > n->nchunks)
+        T = n->nchunks;
+    if (T < 2)
+        return 0;
+    /* blocks of about nchunks / T fine chunks, their bounds multiples of
+     * 2^k fine chunks, k the largest with 2^k <= nchunks / (8 T): within
+     * an eighth of a block of even, and chunks of up to 2^k fine chunks
+     * (the sizing's choice, capped) never straddle two blocks */
+    uint32_t k = 0;
+    while (((uint64_t)2 << k) * 8 * T <= n->nchunks)
+        k++;
+    n->part = calloc(T, sizeof *n->part);
+    n->wheels = calloc(T, sizeof *n->wheels);
+    if (!n->part || !n->wheels) {
+        free(n->part);
+        free(n->wheels);
+        n->part = NULL;
+        n->wheels = NULL;
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory starting %u threads", T);
+    }
+    n->nthreads = T;
+    n->wheels[0] = n->wheel;
+    uint32_t mr = n->topo->max_radix ? n->topo->max_radix : 1;
+    bool ok = true;
+    for (uint32_t t = 0; t < T; t++) {
+        mpp_net_part *pt = &n->part[t];
+        pt->free_head = MPP_NONE;
+        uint64_t f = ((uint64_t)n->nchunks * t / T + ((1u << k) >> 1)) >> k << k;
+        pt->f0 = t ? (uint32_t)f : 0;
+        if (t == 0) {
+            pt->s_req_vc = n->s_req_vc;
+            pt->s_out_mask = n->s_out_mask;
+            pt->s_grant = n->s_grant;
+            pt->s_elig = n->s_elig;
+            pt->s_age_iv = n->s_age_iv;
+            pt->s_age_key = n->s_age_key;
+            continue;
+        }
+        n->wheels[t] = calloc((size_t)n->W * n->NQ, sizeof *n->wheels[t]);
+        pt->s_req_vc = calloc(mr, sizeof *pt->s_req_vc);
+        pt->s_out_mask = calloc(mr, sizeof *pt->s_out_mask);
+        pt->s_grant = calloc(mr, sizeof *pt->s_grant);
+        pt->s_elig = calloc(mr, sizeof *pt->s_elig);
+        ok &= n->wheels[t] && pt->s_req_vc && pt->s_out_mask && pt->s_grant && pt->s_elig;
+        if (n->allocator == MPP_ALLOC_AGE) {
+            pt->s_age_iv = calloc((size_t)mr * n->V, sizeof *pt->s_age_iv);
+            pt->s_age_key = calloc((size_t)mr * n->V, sizeof *pt->s_age_key);
+            ok &= pt->s_age_iv && pt->s_age_key;
+        }
+    }
+    /* the bounds strictly ascending (2^k <= nchunks / (8 T) keeps them so) */
+    for (uint32_t t = 1; t < T; t++)
+        assert(n->part[t].f0 > n->part[t - 1].f0 && n->part[t].f0 < n->nchunks);
+    if (!ok) {
+        threads_free(n);
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory starting %u threads", T);
+    }
+    /* chunks within blocks: at most 2^k fine chunks each, from now on */
+    n->cxmax = k;
+    if (n->cx > k) {
+        n->cx = k;
+        n->ncur = chunks_at(n, k);
+        set_chunks(n);
+    }
+    n->par = mpp_par_create(T, part_run, n, err);
+    if (!n->par) {
+        threads_free(n);
+        return err ? err->code : MPP_EINVAL;
+    }
+    return 0;
 }
 
 /* --- node injection -------------------------------------------------------- */
@@ -1703,6 +1943,21 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
     return true;
 }
 
+bool mpp_net_reserve(mpp_net *n, uint32_t t, uint32_t k)
+{
+    mpp_net_part *pt = &n->part[t];
+    while (pt->nfree < k) {
+        uint32_t h = pkt_alloc(n);
+        if (h == MPP_NONE)
+            return false;
+        n->pool_used--; /* reserved, not in use */
+        n->pkt[h].next_free = pt->free_head;
+        pt->free_head = h;
+        pt->nfree++;
+    }
+    return true;
+}
+
 void mpp_net_fifo_release(mpp_net *n, uint32_t h)
 {
     const mpp_packet *p = &n->pkt[h];
@@ -1766,9 +2021,12 @@ void mpp_net_inject_blocked(mpp_net *n, uint32_t l, const mpp_srcq *qs, uint32_t
 
 bool mpp_net_settled(const mpp_net *n)
 {
-    for (size_t s = 0; s < (size_t)n->W * n->NQ; s++)
-        if (n->wheel[s].nc || n->wheel[s].nf)
-            return false;
+    for (uint32_t t = 0; t < n->nthreads; t++) {
+        const mpp_slot *wh = wheel_of(n, t);
+        for (size_t s = 0; s < (size_t)n->W * n->NQ; s++)
+            if (wh[s].nc || wh[s].nf)
+                return false;
+    }
     return true;
 }
 
@@ -1794,8 +2052,8 @@ bool mpp_net_check(const mpp_net *n)
         for (uint32_t v = 0; v < V; v++)
             acc[(size_t)e * V + v] = mpp_port_ovc(n, mpp_net_port(n, e), v)->credits;
     uint64_t inflight = 0, buffered = 0;
-    for (size_t s = 0; s < (size_t)n->W * n->NQ; s++) {
-        const mpp_slot *sl = &n->wheel[s];
+    for (size_t s = 0; s < (size_t)n->W * n->NQ * n->nthreads; s++) {
+        const mpp_slot *sl = &wheel_of(n, (uint32_t)(s / ((size_t)n->W * n->NQ)))[s % ((size_t)n->W * n->NQ)];
         for (uint32_t k = 0; k < sl->nc; k++)
             acc[(size_t)(sl->c[k] >> 6) * V + (sl->c[k] & 63)]++;
         /* flits in flight toward an input VC count against its feeder */

@@ -161,7 +161,18 @@ typedef struct mpp_slot {
     uint32_t nf, nc, fcap, ccap;
 } mpp_slot;
 
+struct mpp_par;
+struct mpp_net_part;
+struct mpp_net;
+
 /* Called by the network when a flit reaches a node (input endpoint P + l). */
+/* Threads: called on thread t, in each cycle's parallel phase, after the
+ * thread's routers, with the thread's view of the network (its wheel, its
+ * counters, its reserve of packet slots: mpp_net_reserve): what the
+ * simulation does there (its share of the injection) must touch only
+ * what belongs to thread t. */
+typedef void (*mpp_part_fn)(void *ud, struct mpp_net *view, uint32_t t);
+
 typedef void (*mpp_eject_fn)(void *ud, uint32_t node, uint32_t flit, uint64_t cycle);
 
 typedef struct mpp_net {
@@ -233,6 +244,8 @@ typedef struct mpp_net {
     uint64_t cev;                 /* router-side events delivered since the last sizing */
     uint32_t cwin, cnext;         /* cycles visited since then; the next sizing after cnext */
     uint32_t rechunks;            /* times the chunk size changed */
+    uint32_t cxmax;               /* cx stays at most this (threads: a chunk never straddles
+                                     two threads' blocks) */
     mpp_slot *wheel;              /* [W rows x NQ]: per cycle a slot per chunk of routers
                                      (only chunk 0 unless ordered), then the node side
                                      (column nchunks) */
@@ -251,6 +264,16 @@ typedef struct mpp_net {
     void *eject_ud;
     bool shuffle;
     mpp_rng shuffle_rng;
+
+    /* threads (mpp_net_threads; docs/scaling-threads.md) */
+    uint32_t nthreads;            /* threads advancing the routers: 1 is the serial path */
+    struct mpp_net_part *part;    /* [nthreads]: each thread's block of routers, its view of
+                                     the network (own wheel, cursors, scratch, counters) */
+    struct mpp_par *par;          /* the team (one barrier per cycle) */
+    mpp_slot **wheels;            /* [nthreads]: the wheel each thread sends into; wheels[0]
+                                     is wheel (the serial phases send there too) */
+    mpp_part_fn part_fn;          /* or NULL: the simulation's share of each thread's phase */
+    void *part_ud;
 } mpp_net;
 
 static inline mpp_port *mpp_net_port(const mpp_net *n, uint32_t e)
@@ -323,6 +346,24 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err);
  * arrivals of one cycle in order — and ascending order keeps neighbouring
  * routers' records near in memory (docs/performance.md). */
 void mpp_net_order(mpp_net *n);
+
+/* Advance the routers on T threads from now on (T >= 2; the network must
+ * be empty). Only an ordered network (mpp_net_order) is split: its routers
+ * into T blocks of consecutive ids, each a whole number of the wheel's
+ * chunks, each visited by one thread, each thread sending into its own
+ * wheel; deliveries to nodes, injection and everything else stay on the
+ * calling thread. On another network, or one with fewer chunks of 64
+ * routers than T, fewer threads (n->nthreads, possibly 1) are used.
+ * Results are those of the serial path for every T. Returns 0, or
+ * MPP_ENOMEM / MPP_EINVAL (a thread refused) with err filled. */
+int mpp_net_threads(mpp_net *n, uint32_t T, mpp_err *err);
+
+/* Threads: let thread t's view allocate k packet slots in the next
+ * parallel phase (a view takes slots only from its own reserve, never
+ * grows the pool: a reserve too small stops the run as out of memory).
+ * Grows the pool when needed: call between phases. Returns false when out
+ * of memory. */
+bool mpp_net_reserve(mpp_net *n, uint32_t t, uint32_t k);
 
 /* Phase 1 of cycle n->cycle: deliver the credits and flits due now. */
 void mpp_net_deliver(mpp_net *n);

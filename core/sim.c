@@ -90,9 +90,17 @@ struct mpp_sim {
     mpp_srcq *srcq;        /* [NQ x MC]: queue q of class c is srcq[q * MC + c] */
     mpp_rng *trng;         /* [N] traffic: injection and destinations */
     mpp_rng *srng;         /* [N] per-packet route state */
-    uint32_t *nact;        /* dense list of nodes with injection work */
+    uint32_t *nact;        /* dense list of nodes with injection work (threads: one list per
+                              block of nodes, at nact[part_node0[t]..+part_cnt[t]]) */
     uint32_t *nact_pos;    /* [N] */
-    uint32_t nnact;
+    uint32_t nnact;        /* nodes in the list(s) */
+    /* threads (the network's nthreads > 1): node blocks, each injected by one thread */
+    uint32_t nparts;       /* 0: the serial injection (inject_all) */
+    uint32_t *part_node0;  /* [nparts + 1] first node of each block */
+    uint32_t *part_cnt;    /* [nparts] nodes in each block's list */
+    uint64_t *part_took;   /* [nparts] packets each block started this cycle */
+    uint8_t *node_part;    /* [N] a node's block */
+    uint32_t max_links;    /* most links a node has */
     uint64_t queued;       /* entries in all source queues */
     /* the workload */
     const mpp_workload_ops *wl;
@@ -140,6 +148,7 @@ struct mpp_sim {
 };
 
 static bool enqueue(mpp_sim *s, uint32_t src, const mpp_src_entry *e);
+static int parts_init(mpp_sim *s, mpp_err *err);
 static const mpp_srcq *queue_for(void *ud, uint32_t node, uint32_t cls, uint32_t dst);
 
 /* --- ejection ------------------------------------------------------------- */
@@ -595,6 +604,12 @@ static mpp_sim *create(const mpp_sim_config *cfg, bool check_only, mpp_err *err)
             s->chan_out[s->nchan++] = o;
     if (s->wl && s->wl->setup(s, s->cfg.workload.cfg.b, &s->wl_priv, err))
         goto fail;
+    /* threads: only once the workload has chosen the network's visiting
+     * order (open-loop sources order it; mpp_net_threads splits only an
+     * ordered network) */
+    if (!check_only && c->run.threads > 1 &&
+        (mpp_net_threads(&s->net, c->run.threads, err) || parts_init(s, err)))
+        goto fail;
     return s;
 fail:
     mpp_sim_destroy(s);
@@ -632,6 +647,10 @@ void mpp_sim_destroy(mpp_sim *s)
     free(s->logical);
     free(s->nact);
     free(s->nact_pos);
+    free(s->part_node0);
+    free(s->part_cnt);
+    free(s->part_took);
+    free(s->node_part);
     free(s->node_ejected);
     free(s->matrix);
     free(s->chan_out);
@@ -650,8 +669,14 @@ void mpp_sim_destroy(mpp_sim *s)
 static inline void node_activate(mpp_sim *s, uint32_t node)
 {
     if (s->nact_pos[node] == MPP_NONE) {
-        s->nact_pos[node] = s->nnact;
-        s->nact[s->nnact++] = node;
+        uint32_t pos = s->nnact;
+        if (__builtin_expect(s->nparts != 0, 0)) {
+            uint32_t t = s->node_part[node];
+            pos = s->part_node0[t] + s->part_cnt[t]++;
+        }
+        s->nact_pos[node] = pos;
+        s->nact[pos] = node;
+        s->nnact++;
     }
 }
 
@@ -769,6 +794,97 @@ static void inject_all(mpp_sim *s)
     s->nnact = w;
 }
 
+/* Threads: thread t's share of the injection (mpp_part_fn, called in the
+ * network's parallel phase with the thread's view v): inject_all for the
+ * nodes of block t, whose lists, links, queues and streams only it
+ * touches; the packets it starts are counted in part_took[t] (the
+ * network's view counts its flits and slots). Open-loop sources only (an
+ * ordered network): no processors, no one-port links. */
+static void inject_part(void *ud, mpp_net *v, uint32_t t)
+{
+    mpp_sim *s = ud;
+    uint32_t b = s->part_node0[t], w = b, e = b + s->part_cnt[t];
+    for (uint32_t k = b; k < e; k++) {
+        uint32_t node = s->nact[k];
+        uint32_t base = s->topo.node_link_base[node];
+        uint32_t nl = s->topo.node_link_base[node + 1] - base;
+        bool busy = false;
+        if (s->per_link) {
+            for (uint32_t l = base; l < base + nl; l++)
+                busy |= mpp_net_inject(v, l, &s->srcq[(size_t)l * s->MC], s->MC, &s->srng[node]);
+        } else {
+            mpp_srcq *q = &s->srcq[(size_t)node * s->MC];
+            uint32_t first = nl > 1 ? (uint32_t)(v->cycle % nl) : 0;
+            for (uint32_t j = 0; j < nl; j++) {
+                uint32_t l = first + j;
+                busy |= mpp_net_inject(v, base + (l < nl ? l : l - nl), q, s->MC, &s->srng[node]);
+            }
+        }
+        if (busy) {
+            s->nact_pos[node] = w;
+            s->nact[w++] = node;
+        } else {
+            s->nact_pos[node] = MPP_NONE;
+        }
+    }
+    s->part_cnt[t] = w - b;
+    s->part_took[t] = v->pkts_started;
+}
+
+/* Threads, between phases: each block's reserve of packet slots covers a
+ * packet on every link of every node in its list (a link starts at most
+ * one a cycle). */
+static void parts_reserve(mpp_sim *s)
+{
+    for (uint32_t t = 0; t < s->nparts; t++)
+        if (!mpp_net_reserve(&s->net, t, s->part_cnt[t] * s->max_links))
+            s->oom = true;
+}
+
+/* Threads, after the phase: the blocks' counts, in block order. */
+static void parts_merge(mpp_sim *s)
+{
+    uint64_t took = 0;
+    uint32_t cnt = 0;
+    for (uint32_t t = 0; t < s->nparts; t++) {
+        took += s->part_took[t];
+        cnt += s->part_cnt[t];
+    }
+    s->queued -= took;
+    s->nnact = cnt;
+}
+
+/* Split the injection into the network's thread count of node blocks
+ * (consecutive ids), once the network is split (mpp_net_threads). */
+static int parts_init(mpp_sim *s, mpp_err *err)
+{
+    uint32_t T = s->net.nthreads, N = s->N;
+    if (T < 2)
+        return 0;
+    assert(s->open && !s->one_port && !s->nodes && !s->nnact);
+    s->part_node0 = calloc(T + 1, sizeof *s->part_node0);
+    s->part_cnt = calloc(T, sizeof *s->part_cnt);
+    s->part_took = calloc(T, sizeof *s->part_took);
+    s->node_part = calloc(N ? N : 1, sizeof *s->node_part);
+    if (!s->part_node0 || !s->part_cnt || !s->part_took || !s->node_part)
+        return mpp_err_set(err, MPP_ENOMEM, "out of memory");
+    for (uint32_t t = 0; t <= T; t++)
+        s->part_node0[t] = (uint32_t)((uint64_t)N * t / T);
+    for (uint32_t t = 0; t < T; t++)
+        for (uint32_t v = s->part_node0[t]; v < s->part_node0[t + 1]; v++)
+            s->node_part[v] = (uint8_t)t;
+    s->max_links = 1;
+    for (uint32_t v = 0; v < N; v++) {
+        uint32_t nl = s->topo.node_link_base[v + 1] - s->topo.node_link_base[v];
+        if (nl > s->max_links)
+            s->max_links = nl;
+    }
+    s->nparts = T;
+    s->net.part_fn = inject_part;
+    s->net.part_ud = s;
+    return 0;
+}
+
 /* What k cycles of the routers and of inject_all do to a settled network:
  * the routers' input rotation moves on, and every node link with a packet
  * to start stays blocked, its queue pointer moving on. */
@@ -829,9 +945,16 @@ static int cycle_once(mpp_sim *s, mpp_err *err)
     mpp_net *n = &s->net;
     n->count_channels = n->cycle >= s->wstart && n->cycle < s->wend;
     mpp_net_deliver(n);
-    mpp_net_routers(n);
-    if (s->nnact)
-        inject_all(s);
+    if (s->nparts) {
+        /* threads: each block's injection runs in the routers' phase */
+        parts_reserve(s);
+        mpp_net_routers(n);
+        parts_merge(s);
+    } else {
+        mpp_net_routers(n);
+        if (s->nnact)
+            inject_all(s);
+    }
     if (n->oom)
         s->oom = true;
     if (s->nodes) {
@@ -953,6 +1076,7 @@ static void finish(mpp_sim *s)
     r->channel_util_mean = ninter ? usum / (double)ninter : 0;
     r->channel_util_max = umax;
     r->peak_vc_flits = s->net.peak_vc;
+    r->threads = s->net.nthreads;
     /* messages: the node processors' (the workload may fill its own) */
     r->makespan = 0;
     r->message_latency_mean = NAN;

@@ -134,6 +134,8 @@ static const char help_sim[] =
     "  --warmup N                 warm-up cycles (10000)\n"
     "  --cycles N                 measurement window in cycles (30000)\n"
     "  --seed S                   random seed (1)\n"
+    "  --threads T                threads advancing the network, 1..256 (1); the\n"
+    "                             results are the same for every T\n"
     "  --json                     print one JSON object instead of a summary\n"
     "  -q, --quiet                no progress (bar or lines)\n"
     "  -h, --help                 show this help\n"
@@ -495,7 +497,7 @@ static void sim_json(const mpp_experiment *e, const mpp_sim_result *r)
     }
     mpp_sb_add(&sb, "  \"timing\": {\"wall_seconds\": ");
     mpp_sb_double(&sb, r->wall_seconds);
-    mpp_sb_add(&sb, "}\n}\n");
+    mpp_sb_printf(&sb, ", \"threads\": %" PRIu32 "}\n}\n", r->threads);
     if (mpp_sb_ok(&sb))
         fputs(sb.s, stdout);
     mpp_sb_free(&sb);
@@ -543,8 +545,11 @@ static void sim_summary(const mpp_sim_config *cfg, const mpp_sim *s, const mpp_s
                r->misroutes_max);
     printf("  %-15s %" PRIu64 " measured, %" PRIu64 " delivered\n", "packets", r->packets_measured,
            r->packets_delivered);
-    printf("  %-15s %" PRIu64 " simulated in %.3f s (%.0f cycles/s)\n", "cycles", r->cycles,
+    printf("  %-15s %" PRIu64 " simulated in %.3f s (%.0f cycles/s", "cycles", r->cycles,
            r->wall_seconds, r->wall_seconds > 0 ? (double)r->cycles / r->wall_seconds : 0.0);
+    if (r->threads > 1)
+        printf(", %" PRIu32 " threads", r->threads);
+    printf(")\n");
     printf("  %-15s %s%s\n", "saturated", r->saturated ? "yes" : "no",
            r->saturated && !r->drained ? " (measured packets did not drain)" : "");
 }
@@ -559,6 +564,7 @@ static const struct sim_flag {
     {1005, "--packet-flits", "workload.packet_flits"}, {1006, "--vcs", "network.vcs"},
     {1007, "--buffer-flits", "network.buffer_flits"}, {1008, "--warmup", "workload.warmup"},
     {1009, "--cycles", "workload.measure"},    {1010, "--seed", "seed"},
+    {1012, "--threads", "sim.threads"},
 };
 
 static const struct option sim_options[] = {
@@ -568,6 +574,7 @@ static const struct option sim_options[] = {
     {"buffer-flits", required_argument, NULL, 1007}, {"warmup", required_argument, NULL, 1008},
     {"cycles", required_argument, NULL, 1009},   {"seed", required_argument, NULL, 1010},
     {"json", no_argument, NULL, 1011},           {"quiet", no_argument, NULL, 'q'},
+    {"threads", required_argument, NULL, 1012},
     {NULL, 0, NULL, 0},
 };
 

@@ -43,6 +43,9 @@
  *     traffic_matrix: false   # matrix csv (sets run.record_matrix)
  *     plot: true
  *     per_message: false      # messages.csv (one row per delivered message)
+ *   sim:                      # how the engine runs, not the model (not in
+ *     threads: 1              #   dumps/hashes): threads advancing one network,
+ *                             #   1..256; results do not depend on it
  *
  * Value forms: integers are decimal digits (no sign, no fraction); sizes
  * (MPP_PT_BYTES) take units B, KB=1000, KiB=1024, MB, MiB, GB, GiB; cycles
@@ -113,8 +116,20 @@ static const mpp_param output_params[] = {
 static const mpp_schema output_schema = {output_params, MPP_COUNTOF(output_params),
                                          sizeof(mpp_output_config)};
 
+/* `sim:` keys (offsets into mpp_run_config): how the engine runs, not what it
+ * models, so, like output:, not in dumps or hashes; every run of the
+ * experiment gets them. */
+static const mpp_param sim_params[] = {
+    {"threads", MPP_PT_U32, offsetof(mpp_run_config, threads), "1", 1, MPP_SIM_MAX_THREADS,
+     NULL, "threads that advance one network (its routers split into that many blocks); "
+           "results are the same for every value (docs/scaling-threads.md)"},
+};
+static const mpp_schema sim_schema = {sim_params, MPP_COUNTOF(sim_params),
+                                      sizeof(mpp_run_config)};
+
 static const char *const top_keys[] = {"mppnet", "name",  "description", "machine", "network",
-                                       "node",   "workload", "seed", "seeds", "sweep", "output"};
+                                       "node",   "workload", "seed", "seeds", "sweep", "output",
+                                       "sim"};
 
 
 /* More runs than this is surely a mistake in the sweep. */
@@ -131,6 +146,7 @@ typedef struct axis {
 struct mpp_experiment {
     char *name;
     mpp_output_config out;
+    mpp_run_config sim;  /* the sim: keys (threads) */
     size_t naxes;
     axis *axes;          /* [naxes] */
     size_t nseeds;
@@ -328,6 +344,39 @@ static int resolve_output(mpp_experiment *e, const mpp_cfgnode *root, mpp_err *e
             return mpp_err_set(err, MPP_EINVAL,
                                "%s: the name is too long for the default output.dir",
                                mpp_cfgtree_origin(root));
+    }
+    return 0;
+}
+
+/* The `sim:` section: each key checked against sim_schema (unknown key,
+ * wrong type, out of range: an error with the location). */
+static int resolve_sim(mpp_experiment *e, const mpp_cfgnode *root, mpp_err *err)
+{
+    char w[320];
+    int rc;
+    memset(&e->sim, 0, sizeof e->sim);
+    mpp_schema_defaults(&sim_schema, &e->sim);
+    const mpp_cfgnode *sec = mpp_cfgtree_get(root, "sim");
+    if ((rc = expect_map(sec, "sim", "sim keys", err)))
+        return rc;
+    size_t n = sec && !mpp_cfgtree_is_null(sec) ? mpp_cfgtree_len(sec) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const mpp_cfgnode *k = mpp_cfgtree_key(sec, i);
+        const char *key = mpp_cfgtree_text(k);
+        char kp[256];
+        snprintf(kp, sizeof kp, "sim.%s", key);
+        const mpp_param *row = mpp_schema_find(&sim_schema, key);
+        if (!row) {
+            mpp_sb sb;
+            mpp_sb_init(&sb);
+            mpp_sb_printf(&sb, "%s: unknown key '%.80s'; valid keys of sim: ", where(k, w, sizeof w),
+                          kp);
+            for (size_t j = 0; j < MPP_COUNTOF(sim_params); j++)
+                mpp_sb_printf(&sb, "%s%s", j ? ", " : "", sim_params[j].key);
+            return fail_sb(err, MPP_EINVAL, &sb);
+        }
+        if ((rc = mpp_cfgtree_convert(mpp_cfgtree_item(sec, i), row, kp, 0, &e->sim, err)))
+            return rc;
     }
     return 0;
 }
@@ -534,6 +583,7 @@ static int resolve_point(mpp_experiment *e, const mpp_cfgnode *root,
     }
     c.run.record_channels = e->out.per_channel;
     c.run.record_matrix = e->out.traffic_matrix;
+    c.run.threads = e->sim.threads;
     for (size_t s = 0; s < e->nseeds; s++) {
         e->cfg[p * e->nseeds + s] = c;
         e->cfg[p * e->nseeds + s].run.seed = e->seeds[s];
@@ -673,6 +723,7 @@ static mpp_experiment *load_tree(mpp_cfgnode *root, const char *default_name,
     }
     if (check_top_keys(root, err) || check_version(root, err) ||
         resolve_name(e, root, default_name, err) || resolve_output(e, root, err) ||
+        resolve_sim(e, root, err) ||
         resolve_seeds(e, root, err) || resolve_sweep(e, root, &values, err))
         goto fail;
     e->nruns = e->npoints * e->nseeds;
