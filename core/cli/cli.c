@@ -52,6 +52,7 @@
 #include "core/cli/cmd_mpi.h"
 #include "core/cli/cmd_bcast.h"
 #include "core/cli/cmd_capture.h"
+#include "core/cli/cmd_booksim.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_saturate.h"
@@ -89,6 +90,7 @@ static const char help_main[] =
     "  run EXP.yaml     run an experiment (sweep points x seeds), write results\n"
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
     "  saturate EXP.yaml  the saturation rate and the knee, bisecting the rate\n"
+    "  booksim FILE     run a BookSim 2 configuration file unchanged (also: run FILE)\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
     "                   (--deadlock: the static deadlock check of its networks)\n"
     "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
@@ -1063,6 +1065,7 @@ typedef struct command {
 static const command commands[] = {
     {"run", mpp_cmd_run},
     {"saturate", mpp_cmd_saturate},
+    {"booksim", mpp_cmd_booksim},
     {"sim", cmd_sim},
     {"check", cmd_check},
     {"list", cmd_list},

@@ -771,6 +771,11 @@ mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_
     return load_tree(root, "experiment", NULL, noverrides, overrides, err);
 }
 
+mpp_experiment *mpp_experiment_load_tree(mpp_cfgnode *root, const char *name, mpp_err *err)
+{
+    return load_tree(root, name, NULL, 0, NULL, err);
+}
+
 const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *keypath,
                                  char *buf, size_t size)
 {
