@@ -85,6 +85,7 @@
  *      seeds[s].
  */
 #include "core/config/experiment.h"
+#include "core/config/booksim.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -196,8 +197,11 @@ static int check_top_keys(const mpp_cfgnode *root, mpp_err *err)
         if (!ok) {
             mpp_sb sb;
             mpp_sb_init(&sb);
-            mpp_sb_printf(&sb, "%s: unknown key '%s'; valid top-level keys: ",
-                          where(k, w, sizeof w), key);
+            mpp_sb_printf(&sb, "%s: unknown key '%s'", where(k, w, sizeof w), key);
+            const char *hint = mpp_booksim_hint(key);
+            if (hint)
+                mpp_sb_printf(&sb, "; did you mean %s (BookSim's %s)?", hint, key);
+            mpp_sb_add(&sb, "; valid top-level keys: ");
             for (size_t j = 0; j < MPP_COUNTOF(top_keys); j++)
                 mpp_sb_printf(&sb, "%s%s", j ? ", " : "", top_keys[j]);
             return fail_sb(err, MPP_EINVAL, &sb);
