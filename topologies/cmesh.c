@@ -42,6 +42,7 @@
 
 typedef struct cm_cfg {
     uint32_t k, n, c, xr, yr;
+    bool noc_latency;
 } cm_cfg;
 
 static const mpp_param cm_params[] = {
@@ -52,6 +53,9 @@ static const mpp_param cm_params[] = {
     {"c", MPP_PT_U32, offsetof(cm_cfg, c), "4", 1, 64, NULL, "nodes per router (c = xr x yr)"},
     {"xr", MPP_PT_U32, offsetof(cm_cfg, xr), "2", 1, 8, NULL, "a router's nodes in X"},
     {"yr", MPP_PT_U32, offsetof(cm_cfg, yr), "2", 1, 8, NULL, "a router's nodes in Y"},
+    {"noc_latency", MPP_PT_BOOL, offsetof(cm_cfg, noc_latency), "false", 0, 0, NULL,
+     "links as long as BookSim's use_noc_latency makes them: cX = c / 2 in X, cY = c / cX in "
+     "Y, an express link cY k / 2 (X edges) or cX k / 2 (Y edges); false: every link 1"},
 };
 
 static int cm_parse_short(const char *args, mpp_sb *out, mpp_err *err)
@@ -93,7 +97,7 @@ static int cm_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
     out->routers = (uint64_t)cfg->k * cfg->k;
     out->nodes = out->links = out->routers * cfg->c;
     out->ports = out->routers * (cfg->c + 4);
-    out->priv_bytes = out->routers * out->routers * sizeof(uint16_t);
+    out->priv_bytes = out->routers * out->routers * sizeof(uint16_t) + out->ports;
     return 0;
 }
 
@@ -111,7 +115,13 @@ static int cm_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
         return rc;
     uint32_t k = cfg->k, c = cfg->c, R = k * k, N = R * c;
     uint32_t *radix = malloc(R * sizeof *radix);
-    uint16_t *dist = malloc((size_t)R * R * sizeof *dist);
+    uint32_t cx = c / 2, cy = cx ? c / cx : 0;
+    if (cfg->noc_latency && (!cx || cy * k / 2 > 255 || cx * k / 2 > 255))
+        return mpp_err_set(err, MPP_EINVAL,
+                           "cmesh: noc_latency needs c >= 2 (BookSim's cX = c / 2 would be 0) "
+                           "and links of at most 255 (c = %u, k = %u)", c, k);
+    /* the distances, then (noc_latency) the link length of every port */
+    uint16_t *dist = malloc((size_t)R * R * sizeof *dist + (size_t)R * (c + 4));
     uint32_t *d32 = malloc(2 * (size_t)R * sizeof *d32);
     if (!radix || !dist || !d32) {
         free(radix);
@@ -134,6 +144,12 @@ static int cm_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     t->dims[2] = cfg->yr;
     t->dims[3] = c;
     t->priv = dist;
+    uint8_t *len = NULL;
+    if (cfg->noc_latency) {
+        len = (uint8_t *)(dist + (size_t)R * R);
+        memset(len, 0, (size_t)R * (c + 4));
+        t->port_len = len;
+    }
     uint32_t cols = k * cfg->xr;
     for (uint32_t y = 0; y < k; y++)
         for (uint32_t x = 0; x < k; x++) {
@@ -147,6 +163,13 @@ static int cm_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
             if (y + 1 < k)
                 mpp_topo_connect(t, id, c + 2, id + k, c + 3);
             /* express links: each pair once, from its lower coordinate */
+            if (len) {
+                uint8_t *l = len + t->port_base[id];
+                l[c + 0] = (uint8_t)(x == k - 1 ? cy * k / 2 : cx);
+                l[c + 1] = (uint8_t)(x == 0 ? cy * k / 2 : cx);
+                l[c + 2] = (uint8_t)(y == k - 1 ? cx * k / 2 : cy);
+                l[c + 3] = (uint8_t)(y == 0 ? cx * k / 2 : cy);
+            }
             uint32_t py = cm_partner(y, k), px = cm_partner(x, k);
             if (x == 0 && y < py)
                 mpp_topo_connect(t, id, c + 1, py * k + x, c + 1);
@@ -176,6 +199,7 @@ static void cm_destroy(mpp_topo *t)
 {
     free(t->priv);
     t->priv = NULL;
+    t->port_len = NULL;
 }
 
 static void cm_port_name(const mpp_topo *t, uint32_t r, uint32_t p, char *buf, int len)

@@ -37,6 +37,7 @@ typedef struct kary_cfg {
     mpp_u32list torus;
     int order;
     int dateline;
+    uint32_t link_len;
 } kary_cfg;
 
 static const char *const order_choices[] = {"ascending", "descending", NULL};
@@ -53,6 +54,9 @@ static const mpp_param kary_params[] = {
     {"dateline", MPP_PT_ENUM, offsetof(kary_cfg, dateline), "crossing", 0, 0, dateline_choices,
      "the rings' VC class rule: upper class after crossing the wrap-around link (crossing) or "
      "for the whole dimension when its route crosses it (dimension, as BookSim)"},
+    {"link_len", MPP_PT_U32, offsetof(kary_cfg, link_len), "1", 1, 255, NULL,
+     "length of every router-to-router link (flits and credits), in link_latency units "
+     "(BookSim's torus with use_noc_latency: 2)"},
 };
 
 /* "8x8x8": k = [8, 8, 8], the other keys at their defaults (a torus). */
@@ -79,6 +83,7 @@ static void kary_destroy(mpp_topo *t)
         free(c->coord);
     free(c);
     t->priv = NULL;
+    t->port_len = NULL;
 }
 
 /* Check cfg as setup does; its node count, and in *ports the ports of
@@ -139,7 +144,8 @@ static int kary_size(const void *cfgp, mpp_topo_size *out, mpp_err *err)
         return err->code;
     out->nodes = out->routers = out->links = N;
     out->ports = N * np;
-    out->priv_bytes = N * cfg->k.n * sizeof(uint16_t) + sizeof(mpp_cube);
+    out->priv_bytes = N * cfg->k.n * sizeof(uint16_t) + sizeof(mpp_cube) +
+                      (cfg->link_len > 1 ? out->ports : 0);
     return 0;
 }
 
@@ -190,6 +196,17 @@ static int kary_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
     t->priv = c;
     for (uint32_t d = 0; d < n && d < 8; d++)
         t->dims[d] = c->k[d];
+    /* link lengths (topo.h port_len): kept after the coordinates, freed with them */
+    uint8_t *len = NULL;
+    if (cfg->link_len > 1) {
+        uint16_t *nc = realloc(c->coord, N * n * sizeof *c->coord + t->ports);
+        if (!nc)
+            return mpp_err_set(err, MPP_ENOMEM, "out of memory"); /* destroy frees c */
+        c->coord = nc;
+        len = (uint8_t *)(nc + N * n);
+        memset(len, 0, t->ports);
+        t->port_len = len;
+    }
     for (uint32_t id = 0; id < N; id++) {
         uint16_t *x = c->coord + (size_t)id * n;
         for (uint32_t d = 0; d < n; d++)
@@ -197,10 +214,13 @@ static int kary_setup(mpp_topo *t, const void *cfgp, mpp_err *err)
         for (uint32_t d = 0; d < n; d++) {
             uint32_t k = c->k[d], s = c->stride[d], plus = c->pbase[d];
             uint32_t minus = plus + c->two[d];
-            if (x[d] + 1u < k)
-                mpp_topo_connect(t, id, plus, id + s, minus);
-            else if (c->wrap[d])
-                mpp_topo_connect(t, id, plus, id - (k - 1) * s, minus);
+            uint32_t q = x[d] + 1u < k ? id + s : c->wrap[d] ? id - (k - 1) * s : UINT32_MAX;
+            if (q == UINT32_MAX)
+                continue;
+            mpp_topo_connect(t, id, plus, q, minus);
+            if (len)
+                len[t->port_base[id] + plus] = len[t->port_base[q] + minus] =
+                        (uint8_t)cfg->link_len;
         }
         mpp_topo_attach(t, id, 0, id, np);
     }

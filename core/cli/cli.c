@@ -52,6 +52,7 @@
 #include "core/cli/cmd_mpi.h"
 #include "core/cli/cmd_bcast.h"
 #include "core/cli/cmd_capture.h"
+#include "core/cli/cmd_booksim.h"
 #include "core/cli/cmd_com.h"
 #include "core/cli/cmd_replay.h"
 #include "core/cli/cmd_merge.h"
@@ -91,6 +92,7 @@ static const char help_main[] =
     "  sim [FLAGS]      one run configured from flags, BookSim style\n"
     "  merge DIR... -o OUT  join the folders of the shards of a run (run --shard)\n"
     "  saturate EXP.yaml  the saturation rate and the knee, bisecting the rate\n"
+    "  booksim FILE     run a BookSim 2 configuration file unchanged (also: run FILE)\n"
     "  check EXP.yaml   load and validate an experiment, do not run it\n"
     "                   (--deadlock: the static deadlock check of its networks)\n"
     "  plot RESULTS.csv plot columns of a results.csv with gnuplot\n"
@@ -1073,6 +1075,7 @@ static const command commands[] = {
     {"run", mpp_cmd_run},
     {"merge", mpp_cmd_merge},
     {"saturate", mpp_cmd_saturate},
+    {"booksim", mpp_cmd_booksim},
     {"sim", cmd_sim},
     {"check", cmd_check},
     {"list", cmd_list},

@@ -73,6 +73,7 @@
 #include "core/base/units.h"
 #include "core/cli/args.h"
 #include "core/cli/cli.h"
+#include "core/cli/cmd_booksim.h"
 #include "core/cli/cost.h"
 #include "core/cli/output.h"
 #include "core/cli/plot.h"
@@ -80,6 +81,7 @@
 #ifdef MPP_HAVE_MPI
 #include "core/cli/mpi_sweep.h"
 #endif
+#include "core/config/booksim.h"
 #include "core/config/cfgtree.h"
 #include "core/route.h"
 #include "core/sim.h"
@@ -1337,6 +1339,18 @@ static int run_main(int argc, char **argv, mpp_mpi *mpi)
     if (l.path) {
         if (mpp_file_read(l.path, MPP_CFGTREE_MAX_BYTES, &l.text, &l.len, &err)) {
             status = mpp_args_fail(&err);
+            goto out;
+        }
+        if (mpp_booksim_detect(l.text, l.len)) {
+            /* a BookSim configuration: `mppnet booksim FILE` (no folder) */
+            if (o.outdir || o.jobs != 1 || o.verbose || o.max_work != MPP_COST_MAX_DEFAULT) {
+                status = mpp_args_usage("run", "%s is a BookSim configuration: run it with "
+                                               "-q or --dump-config only (mppnet booksim)",
+                                        l.path);
+                goto out;
+            }
+            status = mpp_booksim_run_text(l.path, l.text, l.len, l.nov,
+                                          (const char *const *)l.ov, o.quiet, o.dump);
             goto out;
         }
         e = mpp_experiment_load_text(l.text, l.len, l.path, NULL, l.nov,

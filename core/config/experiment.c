@@ -88,6 +88,7 @@
  *      seeds[s].
  */
 #include "core/config/experiment.h"
+#include "core/config/booksim.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -212,8 +213,11 @@ static int check_top_keys(const mpp_cfgnode *root, mpp_err *err)
         if (!ok) {
             mpp_sb sb;
             mpp_sb_init(&sb);
-            mpp_sb_printf(&sb, "%s: unknown key '%s'; valid top-level keys: ",
-                          where(k, w, sizeof w), key);
+            mpp_sb_printf(&sb, "%s: unknown key '%s'", where(k, w, sizeof w), key);
+            const char *hint = mpp_booksim_hint(key);
+            if (hint)
+                mpp_sb_printf(&sb, "; did you mean %s (BookSim's %s)?", hint, key);
+            mpp_sb_add(&sb, "; valid top-level keys: ");
             for (size_t j = 0; j < MPP_COUNTOF(top_keys); j++)
                 mpp_sb_printf(&sb, "%s%s", j ? ", " : "", top_keys[j]);
             return fail_sb(err, MPP_EINVAL, &sb);
@@ -820,6 +824,11 @@ mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_
     if (!root)
         return NULL;
     return load_tree(root, "experiment", NULL, noverrides, overrides, err);
+}
+
+mpp_experiment *mpp_experiment_load_tree(mpp_cfgnode *root, const char *name, mpp_err *err)
+{
+    return load_tree(root, name, NULL, 0, NULL, err);
 }
 
 const char *mpp_experiment_where(const mpp_experiment *e, size_t i, const char *keypath,

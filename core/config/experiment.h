@@ -66,6 +66,13 @@ mpp_experiment *mpp_experiment_load_text(const char *text, size_t len, const cha
 mpp_experiment *mpp_experiment_parse(const char *text, const char *origin, size_t noverrides,
                                      const char *const *overrides, mpp_err *err);
 
+/* The same from a tree built by another reader (core/config/booksim.c):
+ * root is owned (kept or freed, also on failure), name is the default
+ * experiment name, no overrides. */
+struct mpp_cfgnode;
+mpp_experiment *mpp_experiment_load_tree(struct mpp_cfgnode *root, const char *name,
+                                         mpp_err *err);
+
 /* The node section of machine preset `machine` ("cm5"), resolved as
  * `machine: NAME` resolves it in an experiment (schema defaults under the
  * preset's keys), into *node: for commands that price work on one node

@@ -22,6 +22,7 @@
  *   3. the dump walks the same rows as the resolution, so every key it
  *      prints is accepted back. */
 #include "core/config/simcfg.h"
+#include "core/config/booksim.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -272,8 +273,11 @@ static int unknown_key(const mpp_cfgnode *k, const section *S, mpp_err *err)
                                    p->family->name(ops), S->name, p->family->name(ops));
             }
         }
-    mpp_sb_printf(&sb, "%s: unknown key '%s.%s'; valid keys of %s: ", where(k, w, sizeof w),
-                  S->name, key, S->title);
+    mpp_sb_printf(&sb, "%s: unknown key '%s.%s'", where(k, w, sizeof w), S->name, key);
+    const char *hint = mpp_booksim_hint(key);
+    if (hint)
+        mpp_sb_printf(&sb, "; did you mean %s (BookSim's %s)?", hint, key);
+    mpp_sb_printf(&sb, "; valid keys of %s: ", S->title);
     bool first = true;
     if (S->skip) {
         mpp_sb_add(&sb, S->skip);

@@ -63,7 +63,7 @@ expect_bad bad_frac2 'app lee: --fraction must be 0 \.\. 0\.9' app lee --fractio
 expect_bad bad_sweeps 'app wolff: --sweeps' app wolff --sweeps 0
 expect_bad bad_pairs 'app lee: --pairs' app lee --pairs 0
 expect_bad bad_beta 'app wolff: --beta must be >= 0' app wolff --beta -1
-expect_bad bad_machine "app lee: unknown machine preset 'foo' \(cm2, cm5" app lee --machine foo
+expect_bad bad_machine "app lee: unknown machine preset 'foo' \(booksim, cm2, cm5" app lee --machine foo
 expect_bad bad_app "app: unknown command 'ising', valid: wolff, lee" app ising
 expect_bad bad_arg "app wolff: unexpected argument 'extra'" app wolff extra
 expect_bad bad_opt 'app lee' app lee --sweeps 3

@@ -99,7 +99,7 @@ expect_bad cm2_override_key "unknown key 'network\.hypercube\.no_such'.*dim" run
     network.hypercube.no_such=1
 bad_exp t3e 'node: {cpu_mhz: 150}' >"$T/unknown_preset.yaml"
 expect_bad unknown_preset \
-    "exp\.yaml:3:[0-9]+: key 'machine': unknown machine preset 't3e'; known presets: cm2, cm5, hypercube, jmachine, paragon, t3d" \
+    "exp\.yaml:3:[0-9]+: key 'machine': unknown machine preset 't3e'; known presets: booksim, cm2, cm5, hypercube, jmachine, paragon, t3d" \
     run exp.yaml
 bad_exp t3d 'node: {cpu_mhz: 150}' >"$T/unknown_preset_override.yaml"
 expect_bad unknown_preset_override "command line.*'cm3'.*cm2.*jmachine.*t3d" run exp.yaml machine=cm3

@@ -58,6 +58,6 @@ done
 ms=$(sed -n 's/.*"schedule_ms_mean": \([0-9.e+-]*\).*/\1/p' "$T/schedm.out")
 awk -v m="$ms" 'BEGIN { exit !(m > 2.0 && m < 3.3) }' ||
     fail "schedule --machine cm5: schedule_ms_mean $ms, expected about 2.6"
-expect_bad schednomach 'unknown machine preset .nosuch. \(cm2, cm5' schedule --alg cgm --gen random-regular \
+expect_bad schednomach 'unknown machine preset .nosuch. \(booksim, cm2, cm5' schedule --alg cgm --gen random-regular \
     --n 8 --d 2 --machine nosuch
 finish

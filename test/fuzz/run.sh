@@ -15,7 +15,7 @@ jobs=2
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
 secs=${1:?usage: test/fuzz/run.sh [-j N] SECONDS [HARNESS...]}
 shift
-all=(experiment com com_roundtrip msgtrace optrace graph mesh record mpitrace simgrid anynet)
+all=(experiment com com_roundtrip msgtrace optrace graph mesh record mpitrace simgrid anynet booksim)
 [ $# -gt 0 ] && all=("$@")
 build=${MPP_FUZZ_BUILD:-build-fuzz}
 
