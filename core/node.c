@@ -140,6 +140,8 @@ typedef struct msg {
     uint32_t recv;      /* matched posted receive at dst, or NONE */
     uint64_t issue, first_inject, delivered;
     uint64_t hops;
+    uint64_t ready;     /* nic: dma: CPU time from which the engine may write the data
+                           (the end of the handler call that sent it; 0: at once) */
 } msg;
 
 typedef struct precv {
@@ -847,6 +849,7 @@ static int handler_send(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_
     if (mi == NONE)
         return 0;
     node *nd = &ns->nodes[ctx->n];
+    ns->msgs[mi].ready = mpp_ckd_sat_add(ctx->at, ctx->cost);
     ns->msgs[mi].background = 1;
     ns->msgs[mi].data_queued = 1;
     ns->msgs[mi].unmatched = paradigm == MPP_PARADIGM_AM;
@@ -995,6 +998,7 @@ int mpp_node_send_msg(mpp_node_ctx *ctx, uint32_t dst, uint64_t bytes, uint32_t 
         if (!ctrl_push(nd, (job){mi, PK_REQ, 0, mpp_ckd_sat_add(ctx->at, ctx->cost)}))
             ns->oom = true;
     } else {
+        m->ready = mpp_ckd_sat_add(ctx->at, ctx->cost);
         m->data_queued = 1;
         if (!mpp_u32vec_push(&nd->data, mi))
             ns->oom = true;
@@ -1106,13 +1110,15 @@ static bool may_read(const mpp_nodes *ns, const node *nd)
     return true;
 }
 
-/* The message whose data node n may write now, or NONE. */
-static uint32_t data_ready(const mpp_nodes *ns, const node *nd)
+/* The message whose data node n may write at CPU time `now`, or NONE
+ * (nic: dma: a handler's message waits for the end of the call that sent
+ * it, msg.ready; the processor itself writes only after its calls). */
+static uint32_t data_ready(const mpp_nodes *ns, const node *nd, uint64_t now)
 {
     for (uint32_t i = 0; i < nd->data.n; i++) {
         uint32_t mi = nd->data.v[i];
         const msg *m = &ns->msgs[mi];
-        if (m->written >= m->npk)
+        if (m->written >= m->npk || m->ready > now)
             continue;
         /* background (handler) data is always allowed; a blocking send's
          * data only while that send is the operation in progress */
@@ -1122,20 +1128,34 @@ static uint32_t data_ready(const mpp_nodes *ns, const node *nd)
     return NONE;
 }
 
+/* nic: dma: the earliest msg.ready after `now` of node n's data not yet
+ * written, or NEVER. */
+static uint64_t data_next_ready(const mpp_nodes *ns, const node *nd, uint64_t now)
+{
+    uint64_t r = NEVER;
+    for (uint32_t i = 0; i < nd->data.n; i++) {
+        const msg *m = &ns->msgs[nd->data.v[i]];
+        if (m->written < m->npk && m->background && m->ready > now && m->ready < r)
+            r = m->ready;
+    }
+    return r;
+}
+
 /* The message whose data node n writes next, or NONE: data_ready's, when
  * its send FIFO has room. With a FIFO per link (all-port), the messages are
  * offered round-robin from nd->rr and the first whose link's FIFO has room
  * is taken, so one processor feeds all its links. */
-static uint32_t data_pick(const mpp_nodes *ns, uint32_t n, const node *nd)
+static uint32_t data_pick(const mpp_nodes *ns, uint32_t n, const node *nd, uint64_t now)
 {
     if (!ns->queue_for) {
-        uint32_t mi = data_ready(ns, nd);
+        uint32_t mi = data_ready(ns, nd, now);
         return mi != NONE && fifo_room(ns, n, 0, 0) ? mi : NONE;
     }
     for (uint32_t k = 0; k < nd->data.n; k++) {
         uint32_t i = (nd->rr + k) % nd->data.n, mi = nd->data.v[i];
         const msg *m = &ns->msgs[mi];
-        if (m->written >= m->npk || !(m->background || (nd->op_active && nd->op_msg == mi)))
+        if (m->written >= m->npk || m->ready > now ||
+            !(m->background || (nd->op_active && nd->op_msg == mi)))
             continue;
         if (fifo_room(ns, n, 0, packet_dst(m, data_kind(m))))
             return mi;
@@ -1439,8 +1459,9 @@ static uint64_t node_act(mpp_nodes *ns, uint32_t n, uint64_t t, uint64_t start)
             return cost;
         }
     }
-    /* 3-5. data and reading */
-    uint32_t mi = data_pick(ns, n, nd);
+    /* 3-5. data and reading (a handler's data is written after the
+     * handler, by this processor: no wait for msg.ready) */
+    uint32_t mi = data_pick(ns, n, nd, NEVER);
     bool can_write = mi != NONE;
     bool can_read = h != NONE && may_read(ns, nd);
     bool alternate = nd->op_active && (nd->ops[nd->pc].code == MPP_OP_SENDRECV ||
@@ -1504,14 +1525,20 @@ static uint64_t tx_act(mpp_nodes *ns, uint32_t n, uint64_t start)
         if (j->ready <= start) {
             ctrl = true;
             flits = ns->ctrl_flits;
-        } else if (data_ready(ns, nd) == NONE) {
-            return j->ready - start; /* the call that made it has not ended: wait for it */
+        } else if (data_ready(ns, nd, start) == NONE) {
+            /* the call that made it has not ended: wait for it (or for
+             * data that becomes ready first) */
+            uint64_t r = data_next_ready(ns, nd, start);
+            return (r < j->ready ? r : j->ready) - start;
         }
     }
     if (!ctrl) {
-        mi = data_pick(ns, n, nd);
-        if (mi == NONE)
-            return NEVER;
+        mi = data_pick(ns, n, nd, start);
+        if (mi == NONE) {
+            /* a handler's message whose call has not ended: wait for it */
+            uint64_t r = data_next_ready(ns, nd, start);
+            return r == NEVER ? NEVER : r - start;
+        }
         flits = packet_flits(ns, &ns->msgs[mi], data_kind(&ns->msgs[mi]));
     }
     /* the co-processor sets the packet up (shared with the receive side),

@@ -68,6 +68,21 @@ fi
 expect_status paragon 0 "$T" mpi ok --machine paragon &&
     grep -q '^machine paragon: 3 ranks' paragon.out && pass "mpi on paragon"
 
+# the Paragon's message co-processor sends an eager message only after the
+# call that made it: rank 0 computes 2 ms, then sends 16 B (its send engine
+# once wrote it at once, and the message arrived before it was sent)
+capture late 2
+printf 'mpptrace 1 rank 0 ranks 2\n2000000 send 1 5 0 16\nend 0\n' >late/rank-0.mpt
+printf 'mpptrace 1 rank 1 ranks 2\n0 recv 0 5 0 16\nend 0\n' >late/rank-1.mpt
+if expect_status late 0 "$T" mpi late --machine paragon; then
+    read -r c0 e1 cyc <<<"$(awk '$1 == 0 {c = $4} $1 == 1 {e = $3}
+        /^machine/ {for (i = 1; i <= NF; i++) if ($i == "network") n = $(i - 1)}
+        END {print c, e, n}' late.out)"
+    python3 -c "import sys; sys.exit(not ($e1 > $c0 and 0 < $cyc < 1e5))" &&
+        pass "paragon: the message leaves after 0's compute ($c0 us; 1 ends at $e1 us, $cyc cycles)" ||
+        fail "paragon: rank 1 ended at $e1 us, before 0's compute of $c0 us ended, or $cyc cycles a message"
+fi
+
 # workload.collectives, a map of call type to plug-in: 8 ranks broadcast
 # 4 KiB; a linear broadcast sends 7 messages from the root where the
 # binomial tree spreads them, so the run differs; in an experiment file the
