@@ -44,7 +44,7 @@ def main():
             with open(dat, "w") as f:
                 for n, p in keys:
                     f.write('"%s %d" %s\n' % (n, p, " ".join("%g" % (rows[(n, p, m)] / 1000.0) for m in MACHINES)))
-            gp = ("set terminal pngcairo size 900,450\nset output '%s'\n"
+            gp = ("set terminal pngcairo noenhanced size 900,450\nset output '%s'\n"
                   "set style data histograms\nset style histogram clustered gap 1\n"
                   "set style fill solid 0.8 border -1\nset logscale y\nset ylabel 'predicted time (ms)'\n"
                   "set xtics rotate by -30\nset key top left\nset title 'MPI examples replayed on four presets'\n"
