@@ -183,6 +183,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->V = nc->vcs;
     n->B = nc->buffer_flits;
     n->delay = nc->router_delay;
+    n->reuse = nc->vc_reuse_delay;
     n->link_lat = nc->link_latency;
     n->credit_lat = nc->credit_latency;
     n->flow = nc->flow;
@@ -305,6 +306,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     if (n->nic_model)
         ok &= (n->ej_credits = calloc((size_t)t->links * n->message_classes,
                                       sizeof *n->ej_credits)) != NULL;
+    if (n->reuse > 1)
+        ok &= (n->reuse_at = calloc((size_t)NE * V, sizeof *n->reuse_at)) != NULL;
     uint32_t mr = t->max_radix ? t->max_radix : 1;
     n->s_req_vc = calloc(mr, sizeof *n->s_req_vc);
     n->s_out_mask = calloc(mr, sizeof *n->s_out_mask);
@@ -454,7 +457,7 @@ void mpp_net_free(mpp_net *n)
         big_free(n->arena, n->arena_base, n->arena_len);
     void *ptrs[] = {n->rt, n->rrng, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
                     n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key,
-                    n->pkt, n->wheel, n->ej_busy};
+                    n->pkt, n->wheel, n->ej_busy, n->reuse_at};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -834,6 +837,9 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
         mpp_ovc *o = &ovs[w];
         if (o->holder != MPP_NONE)
             continue;
+        if (__builtin_expect(n->reuse_at != NULL, 0) &&
+            n->reuse_at[(size_t)out * n->V + w] > n->cycle)
+            continue; /* vc_reuse_delay: freed too recently */
         if (ct && o->credits < pk->flits)
             continue;
         o->holder = g << 6 | v;
@@ -977,6 +983,8 @@ static inline __attribute__((always_inline)) void traverse_with(mpp_net *n, mpp_
     /* a tail frees the output VC; the next packet's head, if any, is then
      * at the front and waits for allocation */
     uint32_t tail = (flit & MPP_FLIT_TAIL) != 0, tm = -tail;
+    if (__builtin_expect(n->reuse_at != NULL, 0) && tail)
+        n->reuse_at[(size_t)c->out * n->V + ovc] = n->cycle + n->reuse;
     o->holder |= tm; /* MPP_NONE: all ones */
     c->out |= tm;
     c->ovc |= (uint16_t)(MPP_VC_NONE & tm);

@@ -57,6 +57,9 @@ typedef struct mpp_net_config {
     uint32_t vcs_per_class;         /* > 0: vcs = classes x this (overrides vcs) */
     uint32_t buffer_flits;          /* flits per VC buffer */
     uint32_t router_delay;          /* cycles from arrival to earliest departure */
+    uint32_t vc_reuse_delay;        /* cycles from a tail's departure until its output VC may
+                                       be allocated again (> 1: BookSim's VC and switch
+                                       allocation stages; 0, 1: the next cycle) */
     uint32_t link_latency;          /* cycles per channel (>= 1) */
     uint32_t credit_latency;        /* cycles for a credit to return (>= 1) */
     uint32_t message_classes;       /* message classes (>= 1); node programs: the interfaces */

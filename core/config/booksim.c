@@ -453,8 +453,8 @@ static const bs_key keys[] = {
     {"spec_mask_by_reqs", BS_INT, "0", K_UNUSED, "speculative"},
     {"spec_sw_allocator", BS_STR, "prio", K_UNUSED, "speculative"},
     {"routing_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
-    {"vc_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
-    {"sw_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
+    {"vc_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays) and network.vc_reuse_delay (vc_alloc_delay + sw_alloc_delay)"},
+    {"sw_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays) and network.vc_reuse_delay (vc_alloc_delay + sw_alloc_delay)"},
     {"st_prepare_delay", BS_INT, "0", K_MAP, "network.router_delay (the sum of the five delays)"},
     {"st_final_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
     {"output_delay", BS_INT, "0", K_DEFAULT, "a delay between the crossbar and the output channel"},
@@ -1006,6 +1006,11 @@ static int build_tree(const mpp_booksim *b, builder *B, mpp_booksim_info *info, 
             last_delay = delays[i];
     }
     putf(B, "network.router_delay", last_delay, "%lld", sum);
+    /* BookSim's output VC, freed by a tail, is allocated again at the
+     * earliest the next cycle and used after the VC and switch allocation
+     * stages: the next packet leaves vc_alloc + sw_alloc cycles later */
+    putf(B, "network.vc_reuse_delay", stmt(b, "sw_alloc_delay") ? "sw_alloc_delay" : "vc_alloc_delay",
+         "%lld", d[1] + d[2]);
     TRY(int_of(b, "credit_delay", 0, 999, &v, err));
     putf(B, "network.credit_latency", "credit_delay", "%lld", v + 1);
     putf(B, "network.link_latency", NULL, "1");
