@@ -42,7 +42,7 @@ for row in "${rows[@]}"; do
   out=$("$M" booksim -q "$D/$cfg" $ov 2>&1)
   rc=$?
   mlat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\).*/\1/p' <<<"$out")
-  macc=$(sed -n 's/^Accepted flit rate average= \([0-9.e+-]*\).*/\1/p' <<<"$out")
+  macc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\).*/\1/p' <<<"$out")
   if [ $rc -ne 0 ]; then
     printf '%-18s %-22s %10s %10s %8s %10s %10s %8s  %s\n' "$cfg" "${ov:--}" "$blat" - - "$bacc" - - \
       "refused: ${out#mppnet: }"

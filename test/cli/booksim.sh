@@ -20,7 +20,7 @@ mkdir -p ex && cp "$V/anynet_config" "$V/anynet_file" "$V/cmeshconfig" "$V/mesh8
 short="sample_period=300"
 if expect_status bs_anynet 0 "$T" booksim -q ex/anynet_config $short; then
     grep -q '^Packet latency average = ' bs_anynet.out &&
-        grep -q '^Accepted flit rate average= ' bs_anynet.out &&
+        grep -q '^Accepted flit rate average = ' bs_anynet.out &&
         grep -q '^====== Overall Traffic Statistics ======' bs_anynet.out &&
         grep -q '^run 0 (seed 0): 9 nodes, anynet, router anynet-min' bs_anynet.out &&
         pass "booksim anynet_config: BookSim's block and mppnet's lines" ||
