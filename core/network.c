@@ -184,6 +184,7 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->B = nc->buffer_flits;
     n->delay = nc->router_delay;
     n->reuse = nc->vc_reuse_delay;
+    n->wtc = nc->wait_for_tail_credit;
     n->link_lat = nc->link_latency;
     n->credit_lat = nc->credit_latency;
     n->flow = nc->flow;
@@ -599,6 +600,11 @@ static inline __attribute__((always_inline)) void deliver_credits_with(mpp_net *
         uint32_t ov = s->c[i];
         mpp_port *p = (mpp_port *)(void *)(A + (size_t)(ov >> 6) * S);
         mpp_ovc *o = (mpp_ovc *)(void *)((char *)p + OO) + (ov & 63);
+        /* wait_for_tail_credit: the last credit back frees the VC, and
+         * vc_reuse_delay counts from then (the VC's stages follow it) */
+        if (__builtin_expect(n->wtc, 0) && n->reuse_at && o->credits + 1 == n->B &&
+            o->holder == MPP_NONE)
+            n->reuse_at[(size_t)(ov >> 6) * n->V + (ov & 63)] = n->cycle + n->reuse - 1;
         if (o->credits++ == 0 && o->holder < MPP_HOLD_LINK) {
             mpp_port *q = (mpp_port *)(void *)(A + (size_t)(o->holder >> 6) * S);
             uint32_t w = o->holder & 63;
@@ -840,6 +846,8 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
         if (__builtin_expect(n->reuse_at != NULL, 0) &&
             n->reuse_at[(size_t)out * n->V + w] > n->cycle)
             continue; /* vc_reuse_delay: freed too recently */
+        if (__builtin_expect(n->wtc, 0) && !op->sink && o->credits != n->B)
+            continue; /* wait_for_tail_credit: the tail's credit is not back */
         if (ct && o->credits < pk->flits)
             continue;
         o->holder = g << 6 | v;
@@ -879,7 +887,9 @@ static uint32_t net_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t c
     bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !op->sink;
     uint32_t ok = 0, credits = 0;
     for (uint32_t w = lo; w < lo + n->vcs_per_class; w++)
-        ok += ovs[w].holder == MPP_NONE && (!ct || ovs[w].credits >= x->flits);
+        ok += ovs[w].holder == MPP_NONE && (!ct || ovs[w].credits >= x->flits) &&
+              (!n->wtc || op->sink || ovs[w].credits == n->B) &&
+              (!n->reuse_at || n->reuse_at[(size_t)og * n->V + w] <= n->cycle);
     if (!ok)
         return 0;
     if (op->sink)
@@ -1636,7 +1646,8 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         mpp_ovc *ovs = OVC(lp, 0);
         for (uint32_t k = 0, c = start; k < span; k++, c = c + 1 == span ? 0 : c + 1) {
             mpp_ovc *o = &ovs[lo + c];
-            if (o->holder != MPP_NONE || (ct && o->credits < e->flits))
+            if (o->holder != MPP_NONE || (ct && o->credits < e->flits) ||
+                (n->wtc && o->credits != n->B))
                 continue;
             v = lo + c;
             lp->va_ptr = (uint16_t)(c + 1 == span ? 0 : c + 1);

@@ -171,6 +171,7 @@ typedef struct mpp_net {
     const void *routing_cfg;
     void *routing_priv;
     uint32_t V, B, delay, link_lat, credit_lat;
+    bool wtc;                     /* wait_for_tail_credit */
     uint32_t reuse;               /* vc_reuse_delay (> 1: reuse_at is kept) */
     uint64_t *reuse_at;           /* [NE * V] or NULL: the cycle from which output VC
                                      (endpoint, v) may be allocated again */

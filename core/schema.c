@@ -26,6 +26,9 @@ static const mpp_param net_params[] = {
     {"buffer_flits", MPP_PT_U32, NET(buffer_flits), "8", 1, 65535, NULL, "flits per VC buffer"},
     {"router_delay", MPP_PT_U32, NET(router_delay), "1", 0, 1000, NULL,
      "router pipeline cycles from arrival to earliest departure"},
+    {"wait_for_tail_credit", MPP_PT_BOOL, NET(wait_for_tail_credit), "false", 0, 0, NULL,
+     "an output VC freed by a tail is allocated again only once the tail's credit has returned "
+     "(BookSim's wait_for_tail_credit)"},
     {"vc_reuse_delay", MPP_PT_U32, NET(vc_reuse_delay), "0", 0, 1000, NULL,
      "cycles from a tail's departure until its output VC may be allocated again (BookSim's "
      "iq router: vc_alloc_delay + sw_alloc_delay); 0 or 1: the next cycle"},

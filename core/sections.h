@@ -57,6 +57,8 @@ typedef struct mpp_net_config {
     uint32_t vcs_per_class;         /* > 0: vcs = classes x this (overrides vcs) */
     uint32_t buffer_flits;          /* flits per VC buffer */
     uint32_t router_delay;          /* cycles from arrival to earliest departure */
+    bool wait_for_tail_credit;      /* an output VC is allocated again only when every credit,
+                                       the tail's last, has returned (BookSim's key) */
     uint32_t vc_reuse_delay;        /* cycles from a tail's departure until its output VC may
                                        be allocated again (> 1: BookSim's VC and switch
                                        allocation stages; 0, 1: the next cycle) */

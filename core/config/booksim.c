@@ -436,7 +436,7 @@ static const bs_key keys[] = {
     {"max_held_slots", BS_INT, "-1", K_UNUSED, "buffer_policy"},
     {"feedback_aging_scale", BS_INT, "1", K_UNUSED, "buffer_policy"},
     {"feedback_offset", BS_INT, "0", K_UNUSED, "buffer_policy"},
-    {"wait_for_tail_credit", BS_INT, "0", K_DEFAULT, "an output VC kept from reallocation until the credit of its tail flit returns"},
+    {"wait_for_tail_credit", BS_INT, "0", K_MAP, "network.wait_for_tail_credit"},
     {"vc_busy_when_full", BS_INT, "0", K_DEFAULT, "VCs marked busy while they have no credit"},
     {"vc_prioritize_empty", BS_INT, "0", K_DEFAULT, "empty VCs preferred in VC allocation"},
     {"vc_priority_donation", BS_INT, "0", K_DEFAULT, "priority donation between VCs"},
@@ -1028,6 +1028,8 @@ static int build_tree(const mpp_booksim *b, builder *B, mpp_booksim_info *info, 
                       "network.allocator sets both: give vc_allocator and sw_allocator the "
                       "same value)", err);
     putf(B, "network.allocator", "sw_allocator", "%s", ms);
+    TRY(int_of(b, "wait_for_tail_credit", 0, 1, &v, err));
+    putf(B, "network.wait_for_tail_credit", "wait_for_tail_credit", v ? "true" : "false");
     TRY(int_of(b, "vct", 0, 1, &v, err));
     if (v)
         putf(B, "network.flow_control", "vct", "cut-through");

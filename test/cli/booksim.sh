@@ -58,7 +58,7 @@ printf 'k = 8; /* open\n' >open.cfg
 expect_bad open "open.cfg:1:8: a block comment" booksim "$T/open.cfg"
 printf 'k = 8;\n\0' >nul.cfg
 expect_bad nul "nul.cfg:2:1: a NUL byte" run "$T/nul.cfg"
-expect_bad tail_credit "ex/mesh88_lat:42:24: BookSim key 'wait_for_tail_credit' = 1: mppnet cannot honour it" \
+expect_bad speedup "ex/mesh88_lat:54:21: BookSim key 'input_speedup' = 2: mppnet cannot honour it" \
     booksim "$T/ex/mesh88_lat"
 expect_bad unknown_key "command line: num_vc=4: unknown BookSim key 'num_vc'; did you mean 'num_vcs'" \
     booksim "$T/ex/cmeshconfig" num_vc=4
