@@ -41,6 +41,13 @@ expect_status bs_unstable 0 "$T" booksim -q ex/cmeshconfig $short injection_rate
     grep -q '^Simulation unstable' bs_unstable.out && pass "latency_thres: unstable as BookSim" ||
     fail "latency_thres: $(cat "$T/bs_unstable.out")"
 
+if expect_status check_bs 0 "$T" check ex/cmeshconfig injection_rate=0.2; then
+    grep -q '^ex/cmeshconfig: ok, 1 run' check_bs.out && pass "check FILE: a BookSim file is checked as booksim maps it" ||
+        fail "check: $(cat check_bs.out)"
+fi
+expect_status check_dl 0 "$T" check --deadlock ex/cmeshconfig && grep -q 'no cycle' check_dl.out &&
+    pass "check --deadlock on a BookSim file" || fail "check --deadlock: $(cat "$T/check_dl.out")"
+
 # --- 2. the mapping ---------------------------------------------------------
 if expect_status dump 0 "$T" booksim --dump-config ex/cmeshconfig credit_delay=2 packet_size=4 injection_rate=0.05; then
     for want in 'router_delay: 4' 'credit_latency: 3' 'rate: 0.2' 'packet_flits: 4' \
