@@ -81,6 +81,8 @@ for c in "dots|a path in a file must be relative" "link|outside the working fold
         fail "outside_$n: $(cat "outside_$n.err")"
 done
 expect_bad bad_opt "one configuration file" booksim a.cfg b.cfg
+cp ex/cmeshconfig "$T/run_j.cfg"
+expect_bad run_j "is a BookSim configuration: run it with -q or --dump-config only" run -j 2 "$T/run_j.cfg"
 
 # --- 4. hints ----------------------------------------------------------------
 small_exp >exp.yaml
