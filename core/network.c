@@ -184,6 +184,13 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->B = nc->buffer_flits;
     n->delay = nc->router_delay;
     n->reuse = nc->vc_reuse_delay;
+    n->xs = nc->input_speedup ? nc->input_speedup : 1;
+    if (n->xs > 1 && nc->allocator != MPP_ALLOC_ISLIP)
+        return mpp_err_set(err, MPP_EINVAL, "network: input_speedup %u needs allocator: islip "
+                           "(the speedup is modelled in the iSLIP allocator only)", n->xs);
+    if (n->xs > 1 && (uint64_t)n->xs * (t->max_radix ? t->max_radix : 1) > 64)
+        return mpp_err_set(err, MPP_EINVAL, "network: input_speedup %u x the largest router "
+                           "radix %u is above 64 crossbar inputs", n->xs, t->max_radix);
     n->wtc = nc->wait_for_tail_credit;
     n->link_lat = nc->link_latency;
     n->credit_lat = nc->credit_latency;
@@ -314,6 +321,12 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->s_out_mask = calloc(mr, sizeof *n->s_out_mask);
     n->s_grant = calloc(mr, sizeof *n->s_grant);
     n->s_elig = calloc(mr, sizeof *n->s_elig);
+    if (n->xs > 1) {
+        ok &= (n->xacc = calloc((size_t)NE * n->xs, sizeof *n->xacc)) != NULL;
+        ok &= (n->xsa = calloc((size_t)NE * n->xs, sizeof *n->xsa)) != NULL;
+        ok &= (n->s_xelig = calloc((size_t)mr * n->xs, sizeof *n->s_xelig)) != NULL;
+        ok &= (n->s_xgrant = calloc((size_t)mr * n->xs, sizeof *n->s_xgrant)) != NULL;
+    }
     if (n->allocator == MPP_ALLOC_AGE) {
         ok &= (n->s_age_iv = calloc((size_t)mr * n->V, sizeof *n->s_age_iv)) != NULL;
         ok &= (n->s_age_key = calloc((size_t)mr * n->V, sizeof *n->s_age_key)) != NULL;
@@ -458,7 +471,7 @@ void mpp_net_free(mpp_net *n)
         big_free(n->arena, n->arena_base, n->arena_len);
     void *ptrs[] = {n->rt, n->rrng, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
                     n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key,
-                    n->pkt, n->wheel, n->ej_busy, n->reuse_at};
+                    n->pkt, n->wheel, n->ej_busy, n->reuse_at, n->xacc, n->xsa, n->s_xelig, n->s_xgrant};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -1358,6 +1371,69 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
 }
 #undef LOUT
 
+/* iSLIP with one iteration and input speedup s = n->xs > 1 (BookSim's
+ * input_speedup): input port i is s crossbar inputs x = i s + k, the k-th
+ * holding the VCs v with v mod s = k. Each crossbar input requests the
+ * outputs its eligible VCs are bound for, each output grants one crossbar
+ * input from its pointer, each crossbar input accepts one granting output
+ * from its own pointer and sends its next eligible VC bound there: up to s
+ * flits leave an input port a cycle, one per output. */
+static void router_islip_speedup(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    HOT;
+    va_pass(n, rt, r);
+    uint64_t ins = rt->ready;
+    if (!ins)
+        return;
+    uint32_t base = rt->base, np = rt->np, V = n->V, s = n->xs, nx = np * s;
+    uint64_t *omask = n->s_out_mask, *xe = n->s_xelig, *xg = n->s_xgrant;
+    uint64_t outs = 0;
+    for (uint64_t m = ins; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
+        uint64_t e = p->ready;
+        if (n->nic_model)
+            e = fifo_filter(n, p, e);
+        for (uint32_t k = 0; k < s; k++)
+            xe[i * s + k] = xg[i * s + k] = 0;
+        for (uint64_t vm = e; vm; vm &= vm - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(vm), x = i * s + v % s;
+            uint32_t o = IVC(p, v)->lout;
+            uint64_t ob = 1ULL << o;
+            xe[x] |= 1ULL << v;
+            omask[o] = (omask[o] & -(uint64_t)((outs & ob) != 0)) | 1ULL << x;
+            outs |= ob;
+        }
+    }
+    uint64_t granted = 0;
+    for (uint64_t m = outs; m; m &= m - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(m);
+        uint32_t x = rr_pick(omask[o], PORT(base + o)->sa_out);
+        xg[x] |= 1ULL << o;
+        granted |= 1ULL << x;
+    }
+    uint32_t sent = 0;
+    for (uint64_t m = granted; m; m &= m - 1) {
+        uint32_t x = (uint32_t)__builtin_ctzll(m), i = x / s;
+        mpp_port *p = PORT(base + i);
+        size_t px = (size_t)(base + i) * s + x % s;
+        uint32_t o = rr_pick(xg[x], n->xacc[px]);
+        n->xacc[px] = (uint16_t)(o + 1 >= np ? 0 : o + 1);
+        PORT(base + o)->sa_out = (uint16_t)(x + 1 >= nx ? 0 : x + 1);
+        uint64_t vm = 0;
+        for (uint64_t e = xe[x]; e; e &= e - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(e);
+            if (IVC(p, v)->lout == o)
+                vm |= 1ULL << v;
+        }
+        uint32_t v = rr_pick(vm, n->xsa[px]);
+        n->xsa[px] = (uint16_t)(v + 1 >= V ? 0 : v + 1);
+        traverse(n, rt, p, v);
+        sent++;
+    }
+    n->flit_hops += sent;
+}
+
 static void router_islip_plain(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     router_islip_with(n, rt, r, true);
@@ -1418,14 +1494,17 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
  * most 8 VCs: the visits of router_islip_with(plain). */
 static inline bool plain_islip(const mpp_net *n)
 {
-    return n->allocator == MPP_ALLOC_ISLIP && !n->nic_model && !n->ej_one && n->V <= 8;
+    return n->allocator == MPP_ALLOC_ISLIP && !n->nic_model && !n->ej_one && n->V <= 8 &&
+           n->xs <= 1;
 }
 
 /* One router's cycle: allocation and traversal by the configured allocator. */
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     if (n->allocator == MPP_ALLOC_ISLIP) {
-        if (plain_islip(n))
+        if (__builtin_expect(n->xs > 1, 0))
+            router_islip_speedup(n, rt, r);
+        else if (plain_islip(n))
             router_islip_plain(n, rt, r);
         else
             router_islip(n, rt, r);

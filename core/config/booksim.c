@@ -442,7 +442,7 @@ static const bs_key keys[] = {
     {"vc_priority_donation", BS_INT, "0", K_DEFAULT, "priority donation between VCs"},
     {"vc_shuffle_requests", BS_INT, "0", K_DEFAULT, "shuffled VC allocation requests"},
     {"hold_switch_for_packet", BS_INT, "0", K_MAP, "(no effect with packet_size = 1)"},
-    {"input_speedup", BS_INT, "1", K_DEFAULT, "a crossbar with several inputs per input port (input speedup)"},
+    {"input_speedup", BS_INT, "1", K_MAP, "network.input_speedup (with the islip allocators; up to 8)"},
     {"output_speedup", BS_INT, "1", K_DEFAULT, "a crossbar with several outputs per output port (output speedup)"},
     {"internal_speedup", BS_FLOAT, "1.0", K_DEFAULT, "a crossbar clocked faster than the channels (internal speedup)"},
     {"output_buffer_size", BS_INT, "-1", K_DEFAULT, "bounded output buffers"},
@@ -1030,6 +1030,11 @@ static int build_tree(const mpp_booksim *b, builder *B, mpp_booksim_info *info, 
     putf(B, "network.allocator", "sw_allocator", "%s", ms);
     TRY(int_of(b, "wait_for_tail_credit", 0, 1, &v, err));
     putf(B, "network.wait_for_tail_credit", "wait_for_tail_credit", v ? "true" : "false");
+    TRY(int_of(b, "input_speedup", 1, 8, &v, err));
+    if (v > 1 && strcmp(ms, "islip"))
+        return refuse(b, "input_speedup", "input speedup with a separable allocator (mppnet "
+                      "models it in the iSLIP allocator: vc_allocator = sw_allocator = islip)", err);
+    putf(B, "network.input_speedup", "input_speedup", "%lld", v);
     TRY(int_of(b, "vct", 0, 1, &v, err));
     if (v)
         putf(B, "network.flow_control", "vct", "cut-through");

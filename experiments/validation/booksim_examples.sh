@@ -29,6 +29,7 @@ rows=(
   "flatflyconfig||15.6014|0.0998698"
   "anynet_config||10.4396|0.00987407"
   "mesh88_lat||62.828|0.0945742"
+  "mesh88_lat|sample_period=10000|62.9475|0.100315"
   "singleconfig||unstable|0.626022"
   "dragonflyconfig|injection_rate=0.05 sample_period=2000|134.79|0.0499"
   "dragonflyconfig|internal_speedup=1.0 injection_rate=0.05 sample_period=2000|138.824|0.049926"
