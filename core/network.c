@@ -191,6 +191,15 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     n->V = nc->vcs;
     n->B = nc->buffer_flits;
     n->delay = nc->router_delay;
+    n->reuse = nc->vc_reuse_delay;
+    n->xs = nc->input_speedup ? nc->input_speedup : 1;
+    if (n->xs > 1 && nc->allocator != MPP_ALLOC_ISLIP)
+        return mpp_err_set(err, MPP_EINVAL, "network: input_speedup %u needs allocator: islip "
+                           "(the speedup is modelled in the iSLIP allocator only)", n->xs);
+    if (n->xs > 1 && (uint64_t)n->xs * (t->max_radix ? t->max_radix : 1) > 64)
+        return mpp_err_set(err, MPP_EINVAL, "network: input_speedup %u x the largest router "
+                           "radix %u is above 64 crossbar inputs", n->xs, t->max_radix);
+    n->wtc = nc->wait_for_tail_credit;
     n->link_lat = nc->link_latency;
     n->credit_lat = nc->credit_latency;
     n->flow = nc->flow;
@@ -315,11 +324,19 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
     if (n->nic_model)
         ok &= (n->ej_credits = calloc((size_t)t->links * n->message_classes,
                                       sizeof *n->ej_credits)) != NULL;
+    if (n->reuse > 1)
+        ok &= (n->reuse_at = calloc((size_t)NE * V, sizeof *n->reuse_at)) != NULL;
     uint32_t mr = t->max_radix ? t->max_radix : 1;
     n->s_req_vc = calloc(mr, sizeof *n->s_req_vc);
     n->s_out_mask = calloc(mr, sizeof *n->s_out_mask);
     n->s_grant = calloc(mr, sizeof *n->s_grant);
     n->s_elig = calloc(mr, sizeof *n->s_elig);
+    if (n->xs > 1) {
+        ok &= (n->xacc = calloc((size_t)NE * n->xs, sizeof *n->xacc)) != NULL;
+        ok &= (n->xsa = calloc((size_t)NE * n->xs, sizeof *n->xsa)) != NULL;
+        ok &= (n->s_xelig = calloc((size_t)mr * n->xs, sizeof *n->s_xelig)) != NULL;
+        ok &= (n->s_xgrant = calloc((size_t)mr * n->xs, sizeof *n->s_xgrant)) != NULL;
+    }
     if (n->allocator == MPP_ALLOC_AGE) {
         ok &= (n->s_age_iv = calloc((size_t)mr * n->V, sizeof *n->s_age_iv)) != NULL;
         ok &= (n->s_age_key = calloc((size_t)mr * n->V, sizeof *n->s_age_key)) != NULL;
@@ -467,7 +484,7 @@ void mpp_net_free(mpp_net *n)
         big_free(n->arena, n->arena_base, n->arena_len);
     void *ptrs[] = {n->rt, n->rrng, n->active, n->amask, n->link, n->ej_credits, n->s_req_vc,
                     n->s_out_mask, n->s_grant, n->s_elig, n->s_age_iv, n->s_age_key,
-                    n->pkt, n->wheel, n->ej_busy};
+                    n->pkt, n->wheel, n->ej_busy, n->reuse_at, n->xacc, n->xsa, n->s_xelig, n->s_xgrant};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     memset(n, 0, sizeof *n);
@@ -609,6 +626,11 @@ static inline __attribute__((always_inline)) void deliver_credits_with(mpp_net *
         uint32_t ov = s->c[i];
         mpp_port *p = (mpp_port *)(void *)(A + (size_t)(ov >> 6) * S);
         mpp_ovc *o = (mpp_ovc *)(void *)((char *)p + OO) + (ov & 63);
+        /* wait_for_tail_credit: the last credit back frees the VC, and
+         * vc_reuse_delay counts from then (the VC's stages follow it) */
+        if (__builtin_expect(n->wtc, 0) && n->reuse_at && o->credits + 1 == n->B &&
+            o->holder == MPP_NONE)
+            n->reuse_at[(size_t)(ov >> 6) * n->V + (ov & 63)] = n->cycle + n->reuse - 1;
         if (o->credits++ == 0 && o->holder < MPP_HOLD_LINK) {
             mpp_port *q = (mpp_port *)(void *)(A + (size_t)(o->holder >> 6) * S);
             uint32_t w = o->holder & 63;
@@ -860,6 +882,11 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
         mpp_ovc *o = &ovs[w];
         if (o->holder != MPP_NONE)
             continue;
+        if (__builtin_expect(n->reuse_at != NULL, 0) &&
+            n->reuse_at[(size_t)out * n->V + w] > n->cycle)
+            continue; /* vc_reuse_delay: freed too recently */
+        if (__builtin_expect(n->wtc, 0) && !op->sink && o->credits != n->B)
+            continue; /* wait_for_tail_credit: the tail's credit is not back */
         if (ct && o->credits < pk->flits)
             continue;
         o->holder = g << 6 | v;
@@ -899,7 +926,9 @@ static uint32_t net_route_free(const mpp_route_ctx *x, uint32_t port, uint32_t c
     bool ct = n->flow == MPP_FLOW_CUT_THROUGH && !op->sink;
     uint32_t ok = 0, credits = 0;
     for (uint32_t w = lo; w < lo + n->vcs_per_class; w++)
-        ok += ovs[w].holder == MPP_NONE && (!ct || ovs[w].credits >= x->flits);
+        ok += ovs[w].holder == MPP_NONE && (!ct || ovs[w].credits >= x->flits) &&
+              (!n->wtc || op->sink || ovs[w].credits == n->B) &&
+              (!n->reuse_at || n->reuse_at[(size_t)og * n->V + w] <= n->cycle);
     if (!ok)
         return 0;
     if (op->sink)
@@ -1003,6 +1032,8 @@ static inline __attribute__((always_inline)) void traverse_with(mpp_net *n, mpp_
     /* a tail frees the output VC; the next packet's head, if any, is then
      * at the front and waits for allocation */
     uint32_t tail = (flit & MPP_FLIT_TAIL) != 0, tm = -tail;
+    if (__builtin_expect(n->reuse_at != NULL, 0) && tail)
+        n->reuse_at[(size_t)c->out * n->V + ovc] = n->cycle + n->reuse;
     o->holder |= tm; /* MPP_NONE: all ones */
     c->out |= tm;
     c->ovc |= (uint16_t)(MPP_VC_NONE & tm);
@@ -1366,6 +1397,69 @@ static inline __attribute__((always_inline)) void router_islip_with(mpp_net *n, 
 }
 #undef LOUT
 
+/* iSLIP with one iteration and input speedup s = n->xs > 1 (BookSim's
+ * input_speedup): input port i is s crossbar inputs x = i s + k, the k-th
+ * holding the VCs v with v mod s = k. Each crossbar input requests the
+ * outputs its eligible VCs are bound for, each output grants one crossbar
+ * input from its pointer, each crossbar input accepts one granting output
+ * from its own pointer and sends its next eligible VC bound there: up to s
+ * flits leave an input port a cycle, one per output. */
+static void router_islip_speedup(mpp_net *n, mpp_router *rt, uint32_t r)
+{
+    HOT;
+    va_pass(n, rt, r);
+    uint64_t ins = rt->ready;
+    if (!ins)
+        return;
+    uint32_t base = rt->base, np = rt->np, V = n->V, s = n->xs, nx = np * s;
+    uint64_t *omask = n->s_out_mask, *xe = n->s_xelig, *xg = n->s_xgrant;
+    uint64_t outs = 0;
+    for (uint64_t m = ins; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        mpp_port *p = PORT(base + i);
+        uint64_t e = p->ready;
+        if (n->nic_model)
+            e = fifo_filter(n, p, e);
+        for (uint32_t k = 0; k < s; k++)
+            xe[i * s + k] = xg[i * s + k] = 0;
+        for (uint64_t vm = e; vm; vm &= vm - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(vm), x = i * s + v % s;
+            uint32_t o = IVC(p, v)->lout;
+            uint64_t ob = 1ULL << o;
+            xe[x] |= 1ULL << v;
+            omask[o] = (omask[o] & -(uint64_t)((outs & ob) != 0)) | 1ULL << x;
+            outs |= ob;
+        }
+    }
+    uint64_t granted = 0;
+    for (uint64_t m = outs; m; m &= m - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(m);
+        uint32_t x = rr_pick(omask[o], PORT(base + o)->sa_out);
+        xg[x] |= 1ULL << o;
+        granted |= 1ULL << x;
+    }
+    uint32_t sent = 0;
+    for (uint64_t m = granted; m; m &= m - 1) {
+        uint32_t x = (uint32_t)__builtin_ctzll(m), i = x / s;
+        mpp_port *p = PORT(base + i);
+        size_t px = (size_t)(base + i) * s + x % s;
+        uint32_t o = rr_pick(xg[x], n->xacc[px]);
+        n->xacc[px] = (uint16_t)(o + 1 >= np ? 0 : o + 1);
+        PORT(base + o)->sa_out = (uint16_t)(x + 1 >= nx ? 0 : x + 1);
+        uint64_t vm = 0;
+        for (uint64_t e = xe[x]; e; e &= e - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(e);
+            if (IVC(p, v)->lout == o)
+                vm |= 1ULL << v;
+        }
+        uint32_t v = rr_pick(vm, n->xsa[px]);
+        n->xsa[px] = (uint16_t)(v + 1 >= V ? 0 : v + 1);
+        traverse(n, rt, p, v);
+        sent++;
+    }
+    n->flit_hops += sent;
+}
+
 static void router_islip_plain(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     router_islip_with(n, rt, r, true);
@@ -1426,14 +1520,17 @@ static void chunk_prefetch(mpp_net *n, uint32_t w0, uint32_t w1)
  * most 8 VCs: the visits of router_islip_with(plain). */
 static inline bool plain_islip(const mpp_net *n)
 {
-    return n->allocator == MPP_ALLOC_ISLIP && !n->nic_model && !n->ej_one && n->V <= 8;
+    return n->allocator == MPP_ALLOC_ISLIP && !n->nic_model && !n->ej_one && n->V <= 8 &&
+           n->xs <= 1;
 }
 
 /* One router's cycle: allocation and traversal by the configured allocator. */
 static inline void router_visit(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     if (n->allocator == MPP_ALLOC_ISLIP) {
-        if (plain_islip(n))
+        if (__builtin_expect(n->xs > 1, 0))
+            router_islip_speedup(n, rt, r);
+        else if (plain_islip(n))
             router_islip_plain(n, rt, r);
         else
             router_islip(n, rt, r);
@@ -1868,7 +1965,8 @@ bool mpp_net_inject(mpp_net *n, uint32_t l, mpp_srcq *qs, uint32_t nq, mpp_rng *
         mpp_ovc *ovs = OVC(lp, 0);
         for (uint32_t k = 0, c = start; k < span; k++, c = c + 1 == span ? 0 : c + 1) {
             mpp_ovc *o = &ovs[lo + c];
-            if (o->holder != MPP_NONE || (ct && o->credits < e->flits))
+            if (o->holder != MPP_NONE || (ct && o->credits < e->flits) ||
+                (n->wtc && o->credits != n->B))
                 continue;
             v = lo + c;
             lp->va_ptr = (uint16_t)(c + 1 == span ? 0 : c + 1);

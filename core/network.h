@@ -182,6 +182,15 @@ typedef struct mpp_net {
     const void *routing_cfg;
     void *routing_priv;
     uint32_t V, B, delay, link_lat, credit_lat;
+    bool wtc;                     /* wait_for_tail_credit */
+    uint32_t xs;                  /* input_speedup */
+    uint16_t *xacc, *xsa;         /* [NE * xs] (xs > 1): accept and VC pointers of each
+                                     crossbar input */
+    uint64_t *s_xelig, *s_xgrant; /* [max_radix * xs] (xs > 1): scratch of the speedup
+                                     iSLIP */
+    uint32_t reuse;               /* vc_reuse_delay (> 1: reuse_at is kept) */
+    uint64_t *reuse_at;           /* [NE * V] or NULL: the cycle from which output VC
+                                     (endpoint, v) may be allocated again */
     uint32_t route_classes, message_classes, vcs_per_class;
     int flow, allocator;
     uint32_t P, L, NE;            /* router ports, node links, endpoints = P + L */

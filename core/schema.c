@@ -26,6 +26,16 @@ static const mpp_param net_params[] = {
     {"buffer_flits", MPP_PT_U32, NET(buffer_flits), "8", 1, 65535, NULL, "flits per VC buffer"},
     {"router_delay", MPP_PT_U32, NET(router_delay), "1", 0, 1000, NULL,
      "router pipeline cycles from arrival to earliest departure"},
+    {"wait_for_tail_credit", MPP_PT_BOOL, NET(wait_for_tail_credit), "false", 0, 0, NULL,
+     "an output VC freed by a tail is allocated again only once the tail's credit has returned "
+     "(BookSim's wait_for_tail_credit)"},
+    {"input_speedup", MPP_PT_U32, NET(input_speedup), "1", 1, 8, NULL,
+     "crossbar inputs per input port: up to this many flits leave an input port a cycle, from "
+     "VCs of different residues v mod input_speedup (BookSim's input_speedup; > 1 needs "
+     "allocator islip)"},
+    {"vc_reuse_delay", MPP_PT_U32, NET(vc_reuse_delay), "0", 0, 1000, NULL,
+     "cycles from a tail's departure until its output VC may be allocated again (BookSim's "
+     "iq router: vc_alloc_delay + sw_alloc_delay); 0 or 1: the next cycle"},
     {"link_latency", MPP_PT_U32, NET(link_latency), "1", 1, 1000, NULL, "cycles per channel"},
     {"credit_latency", MPP_PT_U32, NET(credit_latency), "1", 1, 1000, NULL,
      "cycles for a credit to return"},

@@ -57,6 +57,13 @@ typedef struct mpp_net_config {
     uint32_t vcs_per_class;         /* > 0: vcs = classes x this (overrides vcs) */
     uint32_t buffer_flits;          /* flits per VC buffer */
     uint32_t router_delay;          /* cycles from arrival to earliest departure */
+    bool wait_for_tail_credit;      /* an output VC is allocated again only when every credit,
+                                       the tail's last, has returned (BookSim's key) */
+    uint32_t input_speedup;         /* crossbar inputs per input port (VC v uses input
+                                       v mod input_speedup; > 1 needs allocator islip) */
+    uint32_t vc_reuse_delay;        /* cycles from a tail's departure until its output VC may
+                                       be allocated again (> 1: BookSim's VC and switch
+                                       allocation stages; 0, 1: the next cycle) */
     uint32_t link_latency;          /* cycles per channel (>= 1) */
     uint32_t credit_latency;        /* cycles for a credit to return (>= 1) */
     uint32_t message_classes;       /* message classes (>= 1); node programs: the interfaces */

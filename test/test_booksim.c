@@ -139,28 +139,35 @@ static void test_mapping(void)
         CHECK(c->net.router_delay == 4 && c->net.credit_latency == 1);
         CHECK(info.warmup == 10000 && info.measure == 30000 && info.packet_flits == 5);
         CHECK(info.latency_thres < 0 && info.sim_count == 1);
+        CHECK(c->net.vc_reuse_delay == 2 && !c->net.wait_for_tail_credit);
         CHECK(test_wl_num(c, "rate") == 0.1 && test_wl_num(c, "warmup") == 10000 &&
               test_wl_num(c, "measure") == 30000);
         mpp_experiment_destroy(e);
     }
     /* BookSim's defaults: a torus, 16 VCs, rate in packets, 3 samples */
     const char *const ov[] = {"packet_size=4", "injection_rate=0.05", "credit_delay=2",
-                              "routing_delay=0", "sim_count=3"};
-    e = mapped("routing_function = dim_order;", 5, ov, &info);
+                              "routing_delay=0", "sim_count=3", "wait_for_tail_credit=1",
+                              "sw_alloc_delay=2", "input_speedup=2"};
+    e = mapped("routing_function = dim_order;", MPP_COUNTOF(ov), ov, &info);
     if (e) {
         const mpp_sim_config *c = mpp_experiment_config(e, 0);
         CHECK(mpp_experiment_runs(e) == 3);
         CHECK(!strcmp(c->net.topo->name, "kary-ncube") && c->net.vcs == 16);
-        CHECK(c->net.router_delay == 3 && c->net.credit_latency == 3);
+        CHECK(c->net.router_delay == 4 && c->net.credit_latency == 3);
+        CHECK(c->net.vc_reuse_delay == 3 && c->net.wait_for_tail_credit);
+        CHECK(c->net.input_speedup == 2);
         CHECK(test_wl_num(c, "rate") == 0.2 && info.measure == 3000 && info.warmup == 3000);
         mpp_experiment_destroy(e);
     }
     /* refusals name the key and what mppnet would need */
-    refused("routing_function = dor; wait_for_tail_credit = 1;",
-            "t.cfg:1:48: BookSim key 'wait_for_tail_credit' = 1: mppnet cannot honour it; it "
-            "would need an output VC kept from reallocation");
+    refused("routing_function = dor; output_speedup = 2;",
+            "t.cfg:1:42: BookSim key 'output_speedup' = 2: mppnet cannot honour it; it would "
+            "need a crossbar with several outputs per output port");
     refused("routing_function = dor; internal_speedup = 2.0;", "internal speedup");
-    refused("routing_function = dor; input_speedup = 2;", "input speedup");
+    refused("routing_function = dor; input_speedup = 2; vc_allocator = separable_input_first; "
+            "sw_allocator = separable_input_first;", "input speedup with a separable allocator");
+    refused("routing_function = dor; input_speedup = 9;", "BookSim key 'input_speedup': expected "
+            "an integer in 1..8");
     refused("routing_function = dor; use_read_write = 1;", "request-reply traffic");
     refused("routing_function = dor; sim_type = batch;", "sim_type");
     refused("routing_function = dor; vc_allocator = wavefront;", "mapped values here: islip, "

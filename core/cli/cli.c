@@ -155,7 +155,8 @@ static const char help_check[] =
     "Prints a line per run with its estimated memory and work (flit-router\n"
     "crossings, and the CPU time they take: what `run --max-work` compares),\n"
     "then \"EXP.yaml: ok, N runs\" and exits 0, or prints the error (with\n"
-    "file:line:column) and exits 2.\n"
+    "file:line:column) and exits 2. A BookSim 2 configuration file is checked\n"
+    "as `mppnet booksim` maps it (overrides then use BookSim's names).\n"
     "\n"
     "options:\n"
     "  --deadlock   the static deadlock check instead: for each distinct\n"
@@ -456,7 +457,7 @@ static int cmd_check(int argc, char **argv)
     mpp_experiment *e = NULL;
     mpp_err err;
     mpp_err_clear(&err);
-    if (!status && !done && !(e = mpp_experiment_load(path, nov, ov, &err)))
+    if (!status && !done && !(e = mpp_booksim_or_yaml_load(path, nov, ov, &err)))
         status = mpp_args_fail(&err);
     if (e && deadlock)
         status = check_deadlock(e, path); /* not validated: it checks what the setup refuses */

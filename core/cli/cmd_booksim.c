@@ -33,6 +33,7 @@
 #include "core/cli/cli.h"
 #include "core/cli/runner.h"
 #include "core/config/booksim.h"
+#include "core/config/cfgtree.h"
 #include "core/config/experiment.h"
 #include "core/route.h"
 #include "core/sim.h"
@@ -100,15 +101,15 @@ static void print_block(const bs_sum *s, const mpp_booksim_info *info, double wa
     printf("====== Overall Traffic Statistics ======\n");
     printf("====== Traffic class 0 ======\n");
     printf("Packet latency average = %g (%zu samples)\n", plat, s->n);
-    printf("\tmaximum = %" PRIu64 "\n", pmax);
+    printf("\tmaximum = %" PRIu64 " (%zu samples)\n", pmax, s->n);
     printf("Network latency average = %g (%zu samples)\n", s->nlat / n, s->n);
-    printf("\tmaximum = %" PRIu64 "\n", s->nlat_max);
+    printf("\tmaximum = %" PRIu64 " (%zu samples)\n", s->nlat_max, s->n);
     printf("Injected packet rate average = %g (%zu samples)\n", s->inj / n / ps, s->n);
     printf("Accepted packet rate average = %g (%zu samples)\n", s->acc / n / ps, s->n);
-    printf("\tminimum = %g\n", s->acc_min / n / ps);
+    printf("\tminimum = %g (%zu samples)\n", s->acc_min / n / ps, s->n);
     printf("Injected flit rate average = %g (%zu samples)\n", s->inj / n, s->n);
-    printf("Accepted flit rate average= %g (%zu samples)\n", s->acc / n, s->n);
-    printf("\tminimum = %g\n", s->acc_min / n);
+    printf("Accepted flit rate average = %g (%zu samples)\n", s->acc / n, s->n);
+    printf("\tminimum = %g (%zu samples)\n", s->acc_min / n, s->n);
     printf("Injected packet size average = %g (%zu samples)\n", ps, s->n);
     printf("Accepted packet size average = %g (%zu samples)\n", ps, s->n);
     printf("Hops average = %g (%zu samples)\n", s->hops / n + 1.0, s->n);
@@ -208,6 +209,32 @@ int mpp_booksim_run_text(const char *path, const char *text, size_t len, size_t 
     }
     mpp_experiment_destroy(e);
     return status;
+}
+
+mpp_experiment *mpp_booksim_or_yaml_load(const char *path, size_t nov, const char *const *ov,
+                                         mpp_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (mpp_file_read(path, MPP_CFGTREE_MAX_BYTES, &text, &len, err))
+        return NULL;
+    mpp_experiment *e = NULL;
+    if (mpp_booksim_detect(text, len)) {
+        mpp_booksim *b = mpp_booksim_parse(text, len, path, err);
+        for (size_t i = 0; b && i < nov; i++)
+            if (mpp_booksim_override(b, ov[i], err)) {
+                mpp_booksim_free(b);
+                b = NULL;
+            }
+        mpp_booksim_info info;
+        if (b)
+            e = mpp_booksim_experiment(b, &info, err);
+        mpp_booksim_free(b);
+    } else {
+        e = mpp_experiment_load_text(text, len, path, NULL, nov, ov, err);
+    }
+    free(text);
+    return e;
 }
 
 int mpp_cmd_booksim(int argc, char **argv)

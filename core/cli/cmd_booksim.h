@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/base/err.h"
+
 /* `mppnet booksim` with argv[0] = "booksim": 0 ok, 1 a run failed
  * (deadlock), 2 bad usage or input (a key mppnet cannot honour). */
 int mpp_cmd_booksim(int argc, char **argv);
@@ -19,5 +21,14 @@ int mpp_cmd_booksim(int argc, char **argv);
  * it. The exit status. */
 int mpp_booksim_run_text(const char *path, const char *text, size_t len, size_t nov,
                          const char *const *ov, bool quiet, bool dump);
+
+/* The experiment of the file at path: a BookSim configuration (with
+ * BookSim overrides ov) mapped as `mppnet booksim` maps it, or a YAML
+ * experiment (with key.path=value overrides) as mpp_experiment_load. For
+ * `mppnet check`. NULL with err set (the loaders' errors; MPP_EIO for an
+ * unreadable file). */
+struct mpp_experiment;
+struct mpp_experiment *mpp_booksim_or_yaml_load(const char *path, size_t nov,
+                                                const char *const *ov, mpp_err *err);
 
 #endif

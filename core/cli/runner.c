@@ -1343,7 +1343,8 @@ static int run_main(int argc, char **argv, mpp_mpi *mpi)
         }
         if (mpp_booksim_detect(l.text, l.len)) {
             /* a BookSim configuration: `mppnet booksim FILE` (no folder) */
-            if (o.outdir || o.jobs != 1 || o.verbose || o.max_work != MPP_COST_MAX_DEFAULT) {
+            if (o.outdir || o.resume || o.jobs != 1 || o.verbose ||
+                o.max_work != MPP_COST_MAX_DEFAULT) {
                 status = mpp_args_usage("run", "%s is a BookSim configuration: run it with "
                                                "-q or --dump-config only (mppnet booksim)",
                                         l.path);

@@ -409,11 +409,11 @@ static const bs_key keys[] = {
     {"topology", BS_STR, "torus", K_MAP, "network.topology"},
     {"k", BS_INT, "8", K_MAP, "network.<topology>.k (the radix)"},
     {"n", BS_INT, "2", K_MAP, "network.<topology>.n (the dimensions)"},
-    {"c", BS_INT, "1", K_MAP, "network.<topology>.c (the concentration)"},
-    {"x", BS_INT, "8", K_MAP, "network.flatfly.x / the cmesh floor plan"},
-    {"y", BS_INT, "8", K_MAP, "network.flatfly.y / the cmesh floor plan"},
-    {"xr", BS_INT, "1", K_MAP, "network.<topology>.xr"},
-    {"yr", BS_INT, "1", K_MAP, "network.<topology>.yr"},
+    {"c", BS_INT, "1", K_MAP, "network.cmesh.c, network.flatfly.c (the concentration); on a mesh or torus only 1 (BookSim ignores it there); no effect on the other topologies, as in BookSim"},
+    {"x", BS_INT, "8", K_MAP, "network.flatfly.x; no effect on the other topologies, as in BookSim (its cmesh only asserts x = y)"},
+    {"y", BS_INT, "8", K_MAP, "network.flatfly.y; no effect on the other topologies, as in BookSim"},
+    {"xr", BS_INT, "1", K_MAP, "network.cmesh.xr, network.flatfly.xr; no effect on the other topologies, as in BookSim"},
+    {"yr", BS_INT, "1", K_MAP, "network.cmesh.yr, network.flatfly.yr; no effect on the other topologies, as in BookSim"},
     {"use_noc_latency", BS_INT, "1", K_MAP, "the link lengths of the topology (network.flatfly.noc_latency, network.kary-ncube.link_len, network.cmesh.noc_latency)"},
     {"network_file", BS_STR, "", K_MAP, "network.anynet.file"},
     {"routing_function", BS_STR, "none", K_MAP, "network.router"},
@@ -436,13 +436,13 @@ static const bs_key keys[] = {
     {"max_held_slots", BS_INT, "-1", K_UNUSED, "buffer_policy"},
     {"feedback_aging_scale", BS_INT, "1", K_UNUSED, "buffer_policy"},
     {"feedback_offset", BS_INT, "0", K_UNUSED, "buffer_policy"},
-    {"wait_for_tail_credit", BS_INT, "0", K_DEFAULT, "an output VC kept from reallocation until the credit of its tail flit returns"},
+    {"wait_for_tail_credit", BS_INT, "0", K_MAP, "network.wait_for_tail_credit"},
     {"vc_busy_when_full", BS_INT, "0", K_DEFAULT, "VCs marked busy while they have no credit"},
     {"vc_prioritize_empty", BS_INT, "0", K_DEFAULT, "empty VCs preferred in VC allocation"},
     {"vc_priority_donation", BS_INT, "0", K_DEFAULT, "priority donation between VCs"},
     {"vc_shuffle_requests", BS_INT, "0", K_DEFAULT, "shuffled VC allocation requests"},
     {"hold_switch_for_packet", BS_INT, "0", K_MAP, "(no effect with packet_size = 1)"},
-    {"input_speedup", BS_INT, "1", K_DEFAULT, "a crossbar with several inputs per input port (input speedup)"},
+    {"input_speedup", BS_INT, "1", K_MAP, "network.input_speedup (with the islip allocators; up to 8)"},
     {"output_speedup", BS_INT, "1", K_DEFAULT, "a crossbar with several outputs per output port (output speedup)"},
     {"internal_speedup", BS_FLOAT, "1.0", K_DEFAULT, "a crossbar clocked faster than the channels (internal speedup)"},
     {"output_buffer_size", BS_INT, "-1", K_DEFAULT, "bounded output buffers"},
@@ -453,8 +453,8 @@ static const bs_key keys[] = {
     {"spec_mask_by_reqs", BS_INT, "0", K_UNUSED, "speculative"},
     {"spec_sw_allocator", BS_STR, "prio", K_UNUSED, "speculative"},
     {"routing_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
-    {"vc_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
-    {"sw_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
+    {"vc_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays) and network.vc_reuse_delay (vc_alloc_delay + sw_alloc_delay)"},
+    {"sw_alloc_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays) and network.vc_reuse_delay (vc_alloc_delay + sw_alloc_delay)"},
     {"st_prepare_delay", BS_INT, "0", K_MAP, "network.router_delay (the sum of the five delays)"},
     {"st_final_delay", BS_INT, "1", K_MAP, "network.router_delay (the sum of the five delays)"},
     {"output_delay", BS_INT, "0", K_DEFAULT, "a delay between the crossbar and the output channel"},
@@ -1006,6 +1006,11 @@ static int build_tree(const mpp_booksim *b, builder *B, mpp_booksim_info *info, 
             last_delay = delays[i];
     }
     putf(B, "network.router_delay", last_delay, "%lld", sum);
+    /* BookSim's output VC, freed by a tail, is allocated again at the
+     * earliest the next cycle and used after the VC and switch allocation
+     * stages: the next packet leaves vc_alloc + sw_alloc cycles later */
+    putf(B, "network.vc_reuse_delay", stmt(b, "sw_alloc_delay") ? "sw_alloc_delay" : "vc_alloc_delay",
+         "%lld", d[1] + d[2]);
     TRY(int_of(b, "credit_delay", 0, 999, &v, err));
     putf(B, "network.credit_latency", "credit_delay", "%lld", v + 1);
     putf(B, "network.link_latency", NULL, "1");
@@ -1023,6 +1028,13 @@ static int build_tree(const mpp_booksim *b, builder *B, mpp_booksim_info *info, 
                       "network.allocator sets both: give vc_allocator and sw_allocator the "
                       "same value)", err);
     putf(B, "network.allocator", "sw_allocator", "%s", ms);
+    TRY(int_of(b, "wait_for_tail_credit", 0, 1, &v, err));
+    putf(B, "network.wait_for_tail_credit", "wait_for_tail_credit", v ? "true" : "false");
+    TRY(int_of(b, "input_speedup", 1, 8, &v, err));
+    if (v > 1 && strcmp(ms, "islip"))
+        return refuse(b, "input_speedup", "input speedup with a separable allocator (mppnet "
+                      "models it in the iSLIP allocator: vc_allocator = sw_allocator = islip)", err);
+    putf(B, "network.input_speedup", "input_speedup", "%lld", v);
     TRY(int_of(b, "vct", 0, 1, &v, err));
     if (v)
         putf(B, "network.flow_control", "vct", "cut-through");

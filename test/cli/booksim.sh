@@ -20,7 +20,7 @@ mkdir -p ex && cp "$V/anynet_config" "$V/anynet_file" "$V/cmeshconfig" "$V/mesh8
 short="sample_period=300"
 if expect_status bs_anynet 0 "$T" booksim -q ex/anynet_config $short; then
     grep -q '^Packet latency average = ' bs_anynet.out &&
-        grep -q '^Accepted flit rate average= ' bs_anynet.out &&
+        grep -q '^Accepted flit rate average = ' bs_anynet.out &&
         grep -q '^====== Overall Traffic Statistics ======' bs_anynet.out &&
         grep -q '^run 0 (seed 0): 9 nodes, anynet, router anynet-min' bs_anynet.out &&
         pass "booksim anynet_config: BookSim's block and mppnet's lines" ||
@@ -41,6 +41,13 @@ expect_status bs_unstable 0 "$T" booksim -q ex/cmeshconfig $short injection_rate
     grep -q '^Simulation unstable' bs_unstable.out && pass "latency_thres: unstable as BookSim" ||
     fail "latency_thres: $(cat "$T/bs_unstable.out")"
 
+if expect_status check_bs 0 "$T" check ex/cmeshconfig injection_rate=0.2; then
+    grep -q '^ex/cmeshconfig: ok, 1 run' check_bs.out && pass "check FILE: a BookSim file is checked as booksim maps it" ||
+        fail "check: $(cat check_bs.out)"
+fi
+expect_status check_dl 0 "$T" check --deadlock ex/cmeshconfig && grep -q 'no cycle' check_dl.out &&
+    pass "check --deadlock on a BookSim file" || fail "check --deadlock: $(cat "$T/check_dl.out")"
+
 # --- 2. the mapping ---------------------------------------------------------
 if expect_status dump 0 "$T" booksim --dump-config ex/cmeshconfig credit_delay=2 packet_size=4 injection_rate=0.05; then
     for want in 'router_delay: 4' 'credit_latency: 3' 'rate: 0.2' 'packet_flits: 4' \
@@ -58,8 +65,13 @@ printf 'k = 8; /* open\n' >open.cfg
 expect_bad open "open.cfg:1:8: a block comment" booksim "$T/open.cfg"
 printf 'k = 8;\n\0' >nul.cfg
 expect_bad nul "nul.cfg:2:1: a NUL byte" run "$T/nul.cfg"
-expect_bad tail_credit "ex/mesh88_lat:42:24: BookSim key 'wait_for_tail_credit' = 1: mppnet cannot honour it" \
-    booksim "$T/ex/mesh88_lat"
+cp "$V/dragonflyconfig" ex/
+expect_bad speedup "ex/dragonflyconfig:53:21: BookSim key 'internal_speedup' = 2.0: mppnet cannot honour it" \
+    booksim "$T/ex/dragonflyconfig"
+if expect_status mesh88 0 "$T" booksim -q ex/mesh88_lat sample_period=500; then
+    grep -q '^Packet latency average = ' mesh88.out && pass "mesh88_lat (wait_for_tail_credit, input_speedup 2) runs" ||
+        fail "mesh88_lat: $(cat mesh88.out)"
+fi
 expect_bad unknown_key "command line: num_vc=4: unknown BookSim key 'num_vc'; did you mean 'num_vcs'" \
     booksim "$T/ex/cmeshconfig" num_vc=4
 mkdir -p conf/sub && printf 'router 0 node 0 node 1\n' >outside.net
@@ -74,6 +86,22 @@ for c in "dots|a path in a file must be relative" "link|outside the working fold
         fail "outside_$n: $(cat "outside_$n.err")"
 done
 expect_bad bad_opt "one configuration file" booksim a.cfg b.cfg
+cp ex/cmeshconfig "$T/run_j.cfg"
+expect_bad run_j "is a BookSim configuration: run it with -q or --dump-config only" run -j 2 "$T/run_j.cfg"
+
+# --- 3b. the router keys BookSim needs, on their own -------------------------
+expect_status spd_sep 2 "$T" sim -q --topology mesh:4x4 network.input_speedup=2
+grep -q "input_speedup 2 needs allocator: islip" "$T/spd_sep.err" && pass "input_speedup needs islip" ||
+    fail "input_speedup with separable: $(cat "$T/spd_sep.err")"
+acc() { "$MPPNET" sim -q --json --topology mesh:4x4 --vcs 4 --packet-flits 1 --rate 0.9 --warmup 500 --cycles 2000 \
+        network.allocator=islip "$@" | sed -n 's/^  "accepted": \([0-9.]*\),/\1/p'; }
+a1=$(acc network.input_speedup=1); a2=$(acc network.input_speedup=2)
+python3 -c "import sys; a1, a2 = map(float, sys.argv[1:]); sys.exit(0 if a2 > a1 * 1.01 else 1)" "$a1" "$a2" &&
+    pass "input_speedup 2 carries more at saturation ($a1 -> $a2)" || fail "input_speedup: $a1 -> $a2"
+w0=$(acc network.vc_reuse_delay=0); w2=$(acc network.vc_reuse_delay=3 network.wait_for_tail_credit=true)
+python3 -c "import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if b < a * 0.99 else 1)" "$w0" "$w2" &&
+    pass "vc_reuse_delay and wait_for_tail_credit carry less at saturation ($w0 -> $w2)" ||
+    fail "vc_reuse_delay/wait_for_tail_credit: $w0 -> $w2"
 
 # --- 4. hints ----------------------------------------------------------------
 small_exp >exp.yaml
