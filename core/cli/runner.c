@@ -491,6 +491,7 @@ typedef struct run_ctx {
     size_t nshard;          /* how many runs the shard has */
     const size_t *queue;    /* an MPI master's queue (mpi_next) */
     size_t nqueue, qnext;
+    size_t done_before;     /* an MPI master: the runs done before it started */
 #ifdef MPP_HAVE_MPI
     mpp_mpi *mpi;           /* an MPI worker rank: runs come from rank 0 */
     uint64_t sent;          /* results it returned (the test hook) */
@@ -1644,23 +1645,37 @@ static void mpi_clear(void *ud)
  * follows in a second): the report of the lost runs and ranks, and how
  * many runs are kept, into DIR/.mppnet/stopped (--resume prints it) and
  * on stderr, before the files are brought up to date. */
-static void mpi_stopped(void *ud, const char *report)
+static void mpi_stopped(void *ud, const char *report, size_t nrecorded, bool final)
 {
-    run_ctx *c = ud;
-    size_t ndone = 0;
-    for (size_t i = 0; i < c->nruns; i++)
-        ndone += c->runs[i].done && mpp_store_shard_has(c->shard, i);
+    const run_ctx *c = ud; /* (maybe on the watch thread: constants only) */
+    size_t ndone = c->done_before + nrecorded;
     mpp_sb sb;
     mpp_sb_init(&sb);
-    mpp_sb_printf(&sb, "%smppnet: stopped by signal %d: %zu of %zu runs are recorded in %s; "
+    char why[64] = " (mpirun signalled the job's end: SIGCONT)";
+    if (final && interrupted > 0)
+        snprintf(why, sizeof why, " by signal %d", (int)interrupted);
+    else if (final)
+        why[0] = '\0';
+    mpp_sb_printf(&sb, "%smppnet: stopped%s: %zu of %zu runs are recorded in %s; "
                        "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
-                  report, (int)interrupted, ndone, c->nshard, c->st.dir, c->st.dir);
+                  report, why, ndone, c->nshard, c->st.dir, c->st.dir);
     if (mpp_sb_ok(&sb)) {
         mpp_err err;
         (void)mpp_store_note_put(&c->st, sb.s, &err); /* (best effort: printed too) */
-        mpp_args_eprintf("%s", sb.s);
+        if (final)
+            mpp_args_eprintf("%s", sb.s);
     }
     mpp_sb_free(&sb);
+}
+
+/* The master stopped while its main thread is stuck in MPI: the files
+ * from every finished run, not fsync'd (the records are). */
+static void mpi_flush(void *ud)
+{
+    run_ctx *c = ud;
+    mpp_err err;
+    if (!c->write_error && write_files(c, false, &err) == 0)
+        c->stale = false;
 }
 
 /* The line is quiet: bring the files up to date when their pace allows
@@ -1706,10 +1721,20 @@ static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, siz
     c->queue = todo;
     c->nqueue = ntodo;
     c->qnext = 0;
+    c->done_before = 0;
+    for (size_t i = 0; i < c->nruns; i++)
+        c->done_before += c->runs[i].done && mpp_store_shard_has(c->shard, i);
     static const mpp_mpi_master_ops ops = {
         .next = mpi_next, .result = mpi_result, .started = mpi_started, .clear = mpi_clear,
-        .idle = mpi_idle, .stopped = mpi_stopped};
-    return mpp_mpi_master(m, &ops, c, c->nruns, &interrupted);
+        .idle = mpi_idle, .stopped = mpi_stopped, .flush = mpi_flush};
+    int mrc = mpp_mpi_master(m, &ops, c, c->nruns, &interrupted);
+    if (!interrupted) { /* a notice (SIGCONT) the job outlived: not a report */
+        char *note = NULL;
+        mpp_err err;
+        if (mpp_store_note_take(&c->st, &note, &err) == 0)
+            free(note);
+    }
+    return mrc;
 }
 
 #define MAX_SETUP (sizeof(setup_hdr) + 2 * (size_t)MPP_CFGTREE_MAX_BYTES + (4u << 20))
