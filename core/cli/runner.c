@@ -1,12 +1,15 @@
 /* core/cli/runner.c — `mppnet run`: an experiment's runs on worker
  * processes, into an output folder that never loses a finished run (see
- * runner.h and docs/cli.md).
+ * runner.h and docs/cli.md); or only one shard of its runs (--shard I/N:
+ * the runs whose index is I-1 modulo N); or, under mpirun, over MPI ranks
+ * (docs/scaling.md; the messages in core/cli/mpi_sweep.c).
  *
  * The output folder DIR holds the result files and DIR/.mppnet/: a lock
  * (the run owns the folder while it runs; a second run into it refuses),
- * a copy of the experiment (its text, path and overrides, for --resume)
- * and one record per finished run (run-N.rec: the packed result, its
- * arrays and its config hash, written atomically and fsync'd).
+ * a copy of the experiment (its text, path and overrides, and its shard,
+ * for --resume) and one record per finished run (run-N.rec: the packed
+ * result, its arrays and its config hash, written atomically and
+ * fsync'd); core/cli/store.c keeps them.
  *
  *   parse args --bad--> usage error, exit 2 (nothing written)
  *       | load the experiment (file, or the folder's copy with --resume)
@@ -26,6 +29,9 @@
  *       | empty queue closes a worker's command pipe and it exits
  *   every finished run: record (fsync) --> the result files rewritten
  *       | atomically from every finished run in run order --> its row
+ *   under mpirun (rank 0; run_master): the same, but the runs go to the
+ *       | other ranks (mpi_worker: run_workers with next_run asking rank 0),
+ *       | and each result that comes back is recorded as above
  *   SIGINT, SIGTERM, SIGHUP: the workers are killed, the finished runs
  *       | stay, exit 128 + signal; SIGPIPE is ignored (a closed stdout
  *       | loses the table, never the results)
@@ -1741,7 +1747,9 @@ static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, siz
 
 /* A worker rank: the experiment from rank 0, checked; HELLO; its runs on
  * its own -j worker processes (run_workers with next_run asking rank 0);
- * BYE. The exit status: 0, or 1 when it could not take part. */
+ * BYE. The exit status is 0 even when it lost a run or could not take
+ * part (printed; rank 0 names the runs lost and exits 1): Open MPI's
+ * mpirun ends the whole job when a rank exits with another status. */
 static int mpi_worker(mpp_mpi *m)
 {
     char *buf = NULL;
@@ -1802,13 +1810,11 @@ static int mpi_worker(mpp_mpi *m)
         status = 1;
         goto out;
     }
-    if (run_workers(&c, NULL, 0, h.jobs))
-        status = 1;
+    (void)run_workers(&c, NULL, 0, h.jobs); /* (its losses: rank 0 names them) */
     mpp_mpi_bye(m, c.lost);
     goto out;
 fail:
     mpp_args_fail(&err);
-    status = 1;
 bye:
     /* rank 0 counts on every rank's HELLO and BYE */
     if (!mpp_mpi_hello(m, 1))
