@@ -378,6 +378,8 @@ static void take(master *ms, const MPI_Status *st)
     case TAG_READY: {
         if (count != 0 || !p->hello || p->bye) {
             bad = "a READY out of turn";
+            if (!p->bye) /* (it waits for a reply: no run for it) */
+                MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
             break;
         }
         size_t run;
