@@ -291,7 +291,7 @@ typedef struct master {
     int *owner;        /* [nruns]: the rank a run is handed to, or -1 */
     int nbye;
     int rc;
-    size_t nrecorded;  /* results ops->result took */
+    atomic_size_t nrecorded; /* results ops->result took */
     char host[HOST_MAX];
     /* the watch thread (watch_main): peers, owner, nbye and nrecorded
      * change, and ops->result and ops->idle run, only under `lock`;
@@ -418,7 +418,7 @@ static void take(master *ms, const MPI_Status *st)
         int rrc = ms->ops->result(ms->ud, (size_t)idx, r, buf + sizeof idx,
                                   (size_t)count - sizeof idx, &err);
         if (!rrc)
-            ms->nrecorded++;
+            atomic_fetch_add(&ms->nrecorded, 1);
         pthread_mutex_unlock(&ms->lock);
         if (rrc) {
             note(ms);
@@ -456,11 +456,11 @@ static void take(master *ms, const MPI_Status *st)
     free(buf);
 }
 
-/* After a signal: what was in progress where, and which ranks of this
- * host are gone already (mpirun ends the job when one rank dies and sends
- * the others SIGTERM, then SIGKILL a second later: the report is kept
- * beside the records first, through ops->stopped, then printed, as
- * mpirun may no longer pass on what the ranks print). */
+/* What was in progress where, and which ranks of this host are gone
+ * already, to ops->stopped: `final` after a stopping signal, else the
+ * notice of a SIGCONT (see watch_main). The report is kept beside the
+ * records (ops->stopped), as mpirun may no longer pass on what the ranks
+ * print while it ends the job. `watch`: on the watch thread. */
 static void report_stop(master *ms, bool watch, bool final)
 {
     char w[160];
@@ -503,7 +503,7 @@ static void report_stop(master *ms, bool watch, bool final)
     if (!watch)
         note(ms); /* (the bar is the main thread's) */
     if (ms->ops->stopped)
-        ms->ops->stopped(ms->ud, text, ms->nrecorded, final);
+        ms->ops->stopped(ms->ud, text, atomic_load(&ms->nrecorded), final);
     else if (final)
         mpp_args_eprintf("%s", text);
     /* the main thread may never write them: the files, now */
@@ -573,6 +573,7 @@ int mpp_mpi_master(mpp_mpi *m, const mpp_mpi_master_ops *ops, void *ud, size_t n
     sigaddset(&ms.sigs, SIGHUP);
     sigaddset(&ms.sigs, SIGCONT);
     atomic_init(&ms.alert, false);
+    atomic_init(&ms.nrecorded, 0);
     sigset_t old;
     pthread_sigmask(SIG_BLOCK, &ms.sigs, &old);
     pthread_t watch;
