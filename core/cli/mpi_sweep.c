@@ -300,6 +300,7 @@ typedef struct master {
     atomic_flag reported;
     atomic_bool done;  /* the loop is over: the watch thread ends */
     atomic_bool alert; /* a SIGCONT came: the job may end any moment */
+    atomic_flag noticed; /* a notice was printed */
     volatile sig_atomic_t *stop;
     sigset_t sigs;     /* SIGINT, SIGTERM, SIGHUP: blocked, taken by the watch */
 } master;
@@ -475,6 +476,7 @@ static void report_stop(master *ms, bool watch, bool final)
         until.tv_nsec -= 1000000000L;
     }
     bool locked = pthread_mutex_timedlock(&ms->lock, &until) == 0;
+    size_t ngone = 0;
     if (!locked)
         mpp_sb_add(&sb, "mppnet: (rank 0 was busy: which runs were in progress is not known)\n");
     for (int r = 1; locked && r < ms->m->size; r++) {
@@ -484,6 +486,7 @@ static void report_stop(master *ms, bool watch, bool final)
         size_t held = 0;
         for (size_t i = 0; i < ms->nruns; i++)
             held += ms->owner[i] == r;
+        ngone += gone;
         if (!gone && !held)
             continue;
         mpp_sb_printf(&sb, "mppnet: %s %s", who(ms, r, w, sizeof w),
@@ -502,9 +505,12 @@ static void report_stop(master *ms, bool watch, bool final)
     const char *text = mpp_sb_ok(&sb) && sb.s ? sb.s : "";
     if (!watch)
         note(ms); /* (the bar is the main thread's) */
+    /* a notice is printed too, once, when a rank is seen gone: then it is
+     * no shell's `fg`, and mpirun may pass on no more after its SIGTERM */
+    bool print = final || (ngone && !atomic_flag_test_and_set(&ms->noticed));
     if (ms->ops->stopped)
-        ms->ops->stopped(ms->ud, text, atomic_load(&ms->nrecorded), final);
-    else if (final)
+        ms->ops->stopped(ms->ud, text, atomic_load(&ms->nrecorded), final, print);
+    else if (print)
         mpp_args_eprintf("%s", text);
     /* the main thread may never write them: the files, now */
     if ((watch || !final) && locked && ms->ops->flush)
@@ -573,6 +579,7 @@ int mpp_mpi_master(mpp_mpi *m, const mpp_mpi_master_ops *ops, void *ud, size_t n
     sigaddset(&ms.sigs, SIGHUP);
     sigaddset(&ms.sigs, SIGCONT);
     atomic_init(&ms.alert, false);
+    atomic_flag_clear(&ms.noticed);
     atomic_init(&ms.nrecorded, 0);
     sigset_t old;
     pthread_sigmask(SIG_BLOCK, &ms.sigs, &old);

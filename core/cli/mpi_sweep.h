@@ -85,10 +85,11 @@ typedef struct mpp_mpi_master_ops {
      * be NULL. */
     void (*idle)(void *ud);
     /* The report of what is lost where (lines, maybe none) and how many
-     * results ops->result took: `final` after a stopping signal (keep it
-     * beside the records and print it), else a notice that the job may
-     * end (mpirun's SIGCONT: keep it only). NULL: printed when final. */
-    void (*stopped)(void *ud, const char *report, size_t nrecorded, bool final);
+     * results ops->result took, to keep beside the records: `final` after
+     * a stopping signal, else a notice that the job may end (mpirun's
+     * SIGCONT); `print` it too (a final one, or a notice that found a
+     * rank gone). NULL: printed when `print`. */
+    void (*stopped)(void *ud, const char *report, size_t nrecorded, bool final, bool print);
     /* After `stopped` (but a final one on the main thread), with
      * ops->result and ops->idle held off: bring the result files up to
      * date, quickly (SIGKILL follows). May be NULL. */

@@ -1651,24 +1651,29 @@ static void mpi_clear(void *ud)
  * follows in a second): the report of the lost runs and ranks, and how
  * many runs are kept, into DIR/.mppnet/stopped (--resume prints it) and
  * on stderr, before the files are brought up to date. */
-static void mpi_stopped(void *ud, const char *report, size_t nrecorded, bool final)
+static void mpi_stopped(void *ud, const char *report, size_t nrecorded, bool final,
+                        bool print)
 {
     const run_ctx *c = ud; /* (maybe on the watch thread: constants only) */
     size_t ndone = c->done_before + nrecorded;
     mpp_sb sb;
     mpp_sb_init(&sb);
-    char why[64] = " (mpirun signalled the job's end: SIGCONT)";
+    char why[64] = "";
     if (final && interrupted > 0)
         snprintf(why, sizeof why, " by signal %d", (int)interrupted);
-    else if (final)
-        why[0] = '\0';
-    mpp_sb_printf(&sb, "%smppnet: stopped%s: %zu of %zu runs are recorded in %s; "
-                       "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
-                  report, why, ndone, c->nshard, c->st.dir, c->st.dir);
+    if (final)
+        mpp_sb_printf(&sb, "%smppnet: stopped%s: %zu of %zu runs are recorded in %s; ", report,
+                      why, ndone, c->nshard, c->st.dir);
+    else
+        mpp_sb_printf(&sb, "%smppnet: mpirun is ending the job (its SIGCONT): %zu of %zu runs "
+                           "recorded in %s so far; ",
+                      report, ndone, c->nshard, c->st.dir);
+    mpp_sb_printf(&sb, "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
+                  c->st.dir);
     if (mpp_sb_ok(&sb)) {
         mpp_err err;
         (void)mpp_store_note_put(&c->st, sb.s, &err); /* (best effort: printed too) */
-        if (final)
+        if (print)
             mpp_args_eprintf("%s", sb.s);
     }
     mpp_sb_free(&sb);
