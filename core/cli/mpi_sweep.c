@@ -37,8 +37,10 @@
  *   2. Each run is handed to one rank at a time (owner[run]); a rank that
  *      said BYE holds none.
  *   3. The master records a result as it arrives (ops->result writes the
- *      run's record before the next message is read): when mpirun ends the
- *      job because a rank died, everything that reached rank 0 is on disk.
+ *      run's record before the next message is read), and a worker sends
+ *      it synchronously (MPI_Ssend: done once rank 0 has taken it): when
+ *      mpirun ends the job because a rank died, every result a worker
+ *      counts as delivered is on disk, or being written by rank 0 then.
  *   4. MPI is initialised only when a launcher's variables are in the
  *      environment: a plain `mppnet run` never touches MPI. */
 #include "core/cli/mpi_sweep.h"
@@ -47,7 +49,9 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +96,26 @@ int mpp_mpi_start(mpp_mpi *m, mpp_err *err)
         return 0; /* invariant 4 */
     int ok = 0;
     MPI_Initialized(&ok);
-    if (!ok && MPI_Init(NULL, NULL) != MPI_SUCCESS)
+    /* the threads MPI starts block SIGINT, SIGTERM, SIGHUP and SIGCONT:
+     * they reach the main thread (the runner's handlers) or the master's
+     * watch thread, never a thread of the MPI library (blocked, SIGCONT
+     * still continues a stopped process) */
+    sigset_t sigs, old;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGHUP);
+    sigaddset(&sigs, SIGCONT);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
+    int irc = ok ? MPI_SUCCESS : MPI_Init(NULL, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (irc != MPI_SUCCESS)
         return mpp_err_set(err, MPP_EIO, "MPI_Init failed");
     m->on = true;
+    /* errors are returned, not fatal: Open MPI would otherwise end rank 0
+     * at once when a rank dies (its errhandler runs on the launcher's
+     * notice), before rank 0 reports what was lost */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m->size);
     if (size > 0 && size != m->size)
@@ -270,7 +291,18 @@ typedef struct master {
     int *owner;        /* [nruns]: the rank a run is handed to, or -1 */
     int nbye;
     int rc;
+    atomic_size_t nrecorded; /* results ops->result took */
     char host[HOST_MAX];
+    /* the watch thread (watch_main): peers, owner, nbye and nrecorded
+     * change, and ops->result and ops->idle run, only under `lock`;
+     * whoever sets `reported` first reports */
+    pthread_mutex_t lock;
+    atomic_flag reported;
+    atomic_bool done;  /* the loop is over: the watch thread ends */
+    atomic_bool alert; /* a SIGCONT came: the job may end any moment */
+    atomic_flag noticed; /* a notice was printed */
+    volatile sig_atomic_t *stop;
+    sigset_t sigs;     /* SIGINT, SIGTERM, SIGHUP: blocked, taken by the watch */
 } master;
 
 /* "rank 2 (host node7, pid 1234)" into buf. */
@@ -305,9 +337,8 @@ static void lose_runs(master *ms, int r, const char *why)
     }
 }
 
-/* Take one message (st) off the line and act on it; `stopping`: hand out
- * nothing more (a READY is not answered: the job is ending). */
-static void take(master *ms, const MPI_Status *st, bool stopping)
+/* Take one message (st) off the line and act on it. */
+static void take(master *ms, const MPI_Status *st)
 {
     int r = st->MPI_SOURCE, count = 0;
     MPI_Get_count(st, MPI_BYTE, &count);
@@ -337,23 +368,27 @@ static void take(master *ms, const MPI_Status *st, bool stopping)
             bad = "a HELLO of another program or version";
             break;
         }
+        pthread_mutex_lock(&ms->lock);
         p->hello = true;
         p->jobs = h.jobs;
         p->pid = h.pid;
         memcpy(p->host, h.host, sizeof p->host);
+        pthread_mutex_unlock(&ms->lock);
         break;
     }
     case TAG_READY: {
         if (count != 0 || !p->hello || p->bye) {
             bad = "a READY out of turn";
+            if (!p->bye) /* (it waits for a reply: no run for it) */
+                MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
             break;
         }
-        if (stopping)
-            break;
         size_t run;
         if (ms->ops->next(ms->ud, &run)) {
             uint64_t idx = run;
+            pthread_mutex_lock(&ms->lock);
             ms->owner[run] = r;
+            pthread_mutex_unlock(&ms->lock);
             MPI_Send(&idx, (int)sizeof idx, MPI_BYTE, r, TAG_RUN, MPI_COMM_WORLD);
             if (ms->ops->started)
                 ms->ops->started(ms->ud, run, r, p->host);
@@ -377,11 +412,16 @@ static void take(master *ms, const MPI_Status *st, bool stopping)
             ms->rc = 1;
             break;
         }
-        ms->owner[idx] = -1;
         mpp_err err;
         mpp_err_clear(&err);
-        if (ms->ops->result(ms->ud, (size_t)idx, r, buf + sizeof idx,
-                            (size_t)count - sizeof idx, &err)) {
+        pthread_mutex_lock(&ms->lock);
+        ms->owner[idx] = -1;
+        int rrc = ms->ops->result(ms->ud, (size_t)idx, r, buf + sizeof idx,
+                                  (size_t)count - sizeof idx, &err);
+        if (!rrc)
+            atomic_fetch_add(&ms->nrecorded, 1);
+        pthread_mutex_unlock(&ms->lock);
+        if (rrc) {
             note(ms);
             mpp_args_eprintf("mppnet: run %" PRIu64 " was lost: %s sent a record that is not "
                              "one: %s\n",
@@ -397,9 +437,11 @@ static void take(master *ms, const MPI_Status *st, bool stopping)
             break;
         }
         memcpy(&lost, buf, sizeof lost);
+        pthread_mutex_lock(&ms->lock);
         p->bye = true;
         ms->nbye++;
         lose_runs(ms, r, "its worker process failed");
+        pthread_mutex_unlock(&ms->lock);
         break;
     }
     default:
@@ -415,23 +457,36 @@ static void take(master *ms, const MPI_Status *st, bool stopping)
     free(buf);
 }
 
-/* After a signal: what was in progress where, and which ranks of this
- * host are gone already (mpirun ends the job when one rank dies and sends
- * the others SIGTERM, then SIGKILL a second later: the report is kept
- * beside the records first, through ops->stopped, then printed, as
- * mpirun may no longer pass on what the ranks print). */
-static void report_stop(master *ms)
+/* What was in progress where, and which ranks of this host are gone
+ * already, to ops->stopped: `final` after a stopping signal, else the
+ * notice of a SIGCONT (see watch_main). The report is kept beside the
+ * records (ops->stopped), as mpirun may no longer pass on what the ranks
+ * print while it ends the job. `watch`: on the watch thread. */
+static void report_stop(master *ms, bool watch, bool final)
 {
     char w[160];
     mpp_sb sb;
     mpp_sb_init(&sb);
-    for (int r = 1; r < ms->m->size; r++) {
+    /* (the watch thread waits a little for a main thread busy in a write) */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 300000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    bool locked = pthread_mutex_timedlock(&ms->lock, &until) == 0;
+    size_t ngone = 0;
+    if (!locked)
+        mpp_sb_add(&sb, "mppnet: (rank 0 was busy: which runs were in progress is not known)\n");
+    for (int r = 1; locked && r < ms->m->size; r++) {
         const peer *p = &ms->peers[r];
         bool gone = p->hello && !p->bye && !strcmp(p->host, ms->host) && p->pid > 0 &&
                     kill((pid_t)p->pid, 0) != 0 && errno == ESRCH;
         size_t held = 0;
         for (size_t i = 0; i < ms->nruns; i++)
             held += ms->owner[i] == r;
+        ngone += gone;
         if (!gone && !held)
             continue;
         mpp_sb_printf(&sb, "mppnet: %s %s", who(ms, r, w, sizeof w),
@@ -446,15 +501,55 @@ static void report_stop(master *ms)
                 mpp_sb_add(&sb, ", ...");
         }
         mpp_sb_addc(&sb, '\n');
-        ms->rc = 1;
     }
     const char *text = mpp_sb_ok(&sb) && sb.s ? sb.s : "";
-    note(ms);
+    if (!watch)
+        note(ms); /* (the bar is the main thread's) */
+    /* a notice is printed too, once, when a rank is seen gone: then it is
+     * no shell's `fg`, and mpirun may pass on no more after its SIGTERM */
+    bool print = final || (ngone && !atomic_flag_test_and_set(&ms->noticed));
     if (ms->ops->stopped)
-        ms->ops->stopped(ms->ud, text);
-    else
+        ms->ops->stopped(ms->ud, text, atomic_load(&ms->nrecorded), final, print);
+    else if (print)
         mpp_args_eprintf("%s", text);
+    /* the main thread may never write them: the files, now */
+    if ((watch || !final) && locked && ms->ops->flush)
+        ms->ops->flush(ms->ud);
+    if (locked)
+        pthread_mutex_unlock(&ms->lock);
     mpp_sb_free(&sb);
+}
+
+/* The watch thread: it takes SIGINT, SIGTERM, SIGHUP and SIGCONT
+ * (blocked in every other thread). Open MPI's mpirun ends a job that lost
+ * a rank with SIGCONT, a second later SIGTERM and at once SIGKILL (its
+ * odls_base_sigkill_timeout): SIGTERM leaves no time, and the main thread
+ * may be inside an MPI call that never returns then. So a SIGCONT is
+ * taken as the notice: the report as it stands (ranks gone, runs in
+ * progress) and the result files are written at once, and again after
+ * every result from then on (a SIGCONT that was only a shell's `fg`
+ * costs that, and the runner removes the report at a normal end). A
+ * stopping signal sets *stop and is reported from here, at once, not
+ * waiting for MPI. */
+static void *watch_main(void *arg)
+{
+    master *ms = arg;
+    const struct timespec tick = {0, 20000000L};
+    while (!atomic_load(&ms->done)) {
+        int sig = sigtimedwait(&ms->sigs, NULL, &tick);
+        if (sig <= 0)
+            continue;
+        if (sig == SIGCONT) {
+            atomic_store(&ms->alert, true);
+            report_stop(ms, true, false);
+            continue;
+        }
+        *ms->stop = sig;
+        if (!atomic_flag_test_and_set(&ms->reported))
+            report_stop(ms, true, true);
+        break;
+    }
+    return NULL;
 }
 
 int mpp_mpi_master(mpp_mpi *m, const mpp_mpi_master_ops *ops, void *ud, size_t nruns,
@@ -474,32 +569,65 @@ int mpp_mpi_master(mpp_mpi *m, const mpp_mpi_master_ops *ops, void *ud, size_t n
     if (gethostname(ms.host, sizeof ms.host - 1) != 0)
         ms.host[0] = '\0';
     ms.host[sizeof ms.host - 1] = '\0';
+    pthread_mutex_init(&ms.lock, NULL);
+    atomic_flag_clear(&ms.reported);
+    atomic_init(&ms.done, false);
+    ms.stop = stop;
+    sigemptyset(&ms.sigs);
+    sigaddset(&ms.sigs, SIGINT);
+    sigaddset(&ms.sigs, SIGTERM);
+    sigaddset(&ms.sigs, SIGHUP);
+    sigaddset(&ms.sigs, SIGCONT);
+    atomic_init(&ms.alert, false);
+    atomic_flag_clear(&ms.noticed);
+    atomic_init(&ms.nrecorded, 0);
+    sigset_t old;
+    pthread_sigmask(SIG_BLOCK, &ms.sigs, &old);
+    pthread_t watch;
+    bool watching = pthread_create(&watch, NULL, watch_main, &ms) == 0;
+    if (!watching) /* (then the runner's handlers take them, as before) */
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
     /* a short sleep when the line is quiet: a signal ends it (EINTR) */
     const struct timespec nap = {0, 1000000};
+    bool broken = false;
     while (ms.nbye < m->size - 1 && !*stop) {
         int flag = 0;
         MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) {
+            note(&ms);
+            mpp_args_eprintf("mppnet: MPI failed while waiting for the ranks (a rank died?)\n");
+            broken = true;
+            *stop = -1;
+            break;
+        }
+        if (*stop)
+            break; /* (a message found now is not taken: see below) */
         if (!flag) {
-            if (ops->idle)
+            if (ops->idle) {
+                pthread_mutex_lock(&ms.lock);
                 ops->idle(ud);
+                pthread_mutex_unlock(&ms.lock);
+            }
             nanosleep(&nap, NULL);
             continue;
         }
-        take(&ms, &st, false);
+        take(&ms, &st);
+        if (atomic_load(&ms.alert) && !*stop)
+            report_stop(&ms, false, false); /* (the job may end any moment) */
     }
-    if (*stop) {
-        /* what was sent before the signal is still taken (invariant 3) */
-        for (;;) {
-            int flag = 0;
-            MPI_Status st;
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-            if (!flag)
-                break;
-            take(&ms, &st, true);
-        }
-        report_stop(&ms);
+    /* No MPI call after a signal: while mpirun ends the job, Open MPI's
+     * progress may hang until the SIGKILL that follows; and nothing is
+     * left to take (invariant 3). */
+    if ((*stop || broken) && !atomic_flag_test_and_set(&ms.reported))
+        report_stop(&ms, false, true);
+    if (*stop || broken)
+        ms.rc = 1;
+    atomic_store(&ms.done, true);
+    if (watching) {
+        pthread_join(watch, NULL);
+        pthread_sigmask(SIG_SETMASK, &old, NULL); /* (a pending signal: on_signal now) */
     }
+    pthread_mutex_destroy(&ms.lock);
     free(ms.peers);
     free(ms.owner);
     return ms.rc;

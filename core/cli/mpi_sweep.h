@@ -69,6 +69,9 @@ void mpp_mpi_bye(const mpp_mpi *m, uint32_t lost);
 
 /* Rank 0's side of the sweep: what it does with the workers' messages. */
 typedef struct mpp_mpi_master_ops {
+    /* Each hook runs on the thread that called mpp_mpi_master, but for
+     * `stopped` and `flush`, which may run on its watch thread while that
+     * thread is stuck in MPI (never at the same time as result or idle). */
     /* The next run to hand out, or false when none is left. */
     bool (*next)(void *ud, size_t *run);
     /* Run `run` came back from `rank` as len packed bytes: check, record.
@@ -81,16 +84,24 @@ typedef struct mpp_mpi_master_ops {
     /* Called when no message is waiting (about every millisecond); may
      * be NULL. */
     void (*idle)(void *ud);
-    /* After a signal: the report of what was lost where (lines, maybe
-     * none), to keep beside the records and print; NULL: it is printed. */
-    void (*stopped)(void *ud, const char *report);
+    /* The report of what is lost where (lines, maybe none) and how many
+     * results ops->result took, to keep beside the records: `final` after
+     * a stopping signal, else a notice that the job may end (mpirun's
+     * SIGCONT); `print` it too (a final one, or a notice that found a
+     * rank gone). NULL: printed when `print`. */
+    void (*stopped)(void *ud, const char *report, size_t nrecorded, bool final, bool print);
+    /* After `stopped` (but a final one on the main thread), with
+     * ops->result and ops->idle held off: bring the result files up to
+     * date, quickly (SIGKILL follows). May be NULL. */
+    void (*flush)(void *ud);
 } mpp_mpi_master_ops;
 
 /* Rank 0: hand the runs out (ops->next) to the ranks that ask, one run per
  * request, and take their results (ops->result) as they arrive, until
- * every rank has said bye, or *stop becomes non-zero (a signal: the
- * results already sent are still taken, then what was in progress where
- * is printed). nruns bounds the run indexes. Returns 0, or 1 when a run
+ * every rank has said bye, or *stop becomes non-zero (a signal: what was
+ * in progress where, and which ranks are gone, is reported through
+ * ops->stopped, with no more MPI calls), or an MPI call fails (the same
+ * report, and *stop is set to -1: the job cannot end normally). nruns bounds the run indexes. Returns 0, or 1 when a run
  * was lost (a rank failed, sent a bad message, or the sweep was stopped
  * with runs in progress); each loss is printed, naming the rank, its host
  * and pid. */

@@ -1,12 +1,15 @@
 /* core/cli/runner.c — `mppnet run`: an experiment's runs on worker
  * processes, into an output folder that never loses a finished run (see
- * runner.h and docs/cli.md).
+ * runner.h and docs/cli.md); or only one shard of its runs (--shard I/N:
+ * the runs whose index is I-1 modulo N); or, under mpirun, over MPI ranks
+ * (docs/scaling.md; the messages in core/cli/mpi_sweep.c).
  *
  * The output folder DIR holds the result files and DIR/.mppnet/: a lock
  * (the run owns the folder while it runs; a second run into it refuses),
- * a copy of the experiment (its text, path and overrides, for --resume)
- * and one record per finished run (run-N.rec: the packed result, its
- * arrays and its config hash, written atomically and fsync'd).
+ * a copy of the experiment (its text, path and overrides, and its shard,
+ * for --resume) and one record per finished run (run-N.rec: the packed
+ * result, its arrays and its config hash, written atomically and
+ * fsync'd); core/cli/store.c keeps them.
  *
  *   parse args --bad--> usage error, exit 2 (nothing written)
  *       | load the experiment (file, or the folder's copy with --resume)
@@ -26,6 +29,9 @@
  *       | empty queue closes a worker's command pipe and it exits
  *   every finished run: record (fsync) --> the result files rewritten
  *       | atomically from every finished run in run order --> its row
+ *   under mpirun (rank 0; run_master): the same, but the runs go to the
+ *       | other ranks (mpi_worker: run_workers with next_run asking rank 0),
+ *       | and each result that comes back is recorded as above
  *   SIGINT, SIGTERM, SIGHUP: the workers are killed, the finished runs
  *       | stay, exit 128 + signal; SIGPIPE is ignored (a closed stdout
  *       | loses the table, never the results)
@@ -493,6 +499,7 @@ typedef struct run_ctx {
     size_t nshard;          /* how many runs the shard has */
     const size_t *queue;    /* an MPI master's queue (mpi_next) */
     size_t nqueue, qnext;
+    size_t done_before;     /* an MPI master: the runs done before it started */
 #ifdef MPP_HAVE_MPI
     mpp_mpi *mpi;           /* an MPI worker rank: runs come from rank 0 */
     uint64_t sent;          /* results it returned (the test hook) */
@@ -1659,23 +1666,42 @@ static void mpi_clear(void *ud)
  * follows in a second): the report of the lost runs and ranks, and how
  * many runs are kept, into DIR/.mppnet/stopped (--resume prints it) and
  * on stderr, before the files are brought up to date. */
-static void mpi_stopped(void *ud, const char *report)
+static void mpi_stopped(void *ud, const char *report, size_t nrecorded, bool final,
+                        bool print)
 {
-    run_ctx *c = ud;
-    size_t ndone = 0;
-    for (size_t i = 0; i < c->nruns; i++)
-        ndone += c->runs[i].done && mpp_store_shard_has(c->shard, i);
+    const run_ctx *c = ud; /* (maybe on the watch thread: constants only) */
+    size_t ndone = c->done_before + nrecorded;
     mpp_sb sb;
     mpp_sb_init(&sb);
-    mpp_sb_printf(&sb, "%smppnet: stopped by signal %d: %zu of %zu runs are recorded in %s; "
-                       "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
-                  report, (int)interrupted, ndone, c->nshard, c->st.dir, c->st.dir);
+    char why[64] = "";
+    if (final && interrupted > 0)
+        snprintf(why, sizeof why, " by signal %d", (int)interrupted);
+    if (final)
+        mpp_sb_printf(&sb, "%smppnet: stopped%s: %zu of %zu runs are recorded in %s; ", report,
+                      why, ndone, c->nshard, c->st.dir);
+    else
+        mpp_sb_printf(&sb, "%smppnet: mpirun is ending the job (its SIGCONT): %zu of %zu runs "
+                           "recorded in %s so far; ",
+                      report, ndone, c->nshard, c->st.dir);
+    mpp_sb_printf(&sb, "`mppnet run --resume %s` (under mpirun or not) completes the sweep\n",
+                  c->st.dir);
     if (mpp_sb_ok(&sb)) {
         mpp_err err;
         (void)mpp_store_note_put(&c->st, sb.s, &err); /* (best effort: printed too) */
-        mpp_args_eprintf("%s", sb.s);
+        if (print)
+            mpp_args_eprintf("%s", sb.s);
     }
     mpp_sb_free(&sb);
+}
+
+/* The master stopped while its main thread is stuck in MPI: the files
+ * from every finished run, not fsync'd (the records are). */
+static void mpi_flush(void *ud)
+{
+    run_ctx *c = ud;
+    mpp_err err;
+    if (!c->write_error && write_files(c, false, &err) == 0)
+        c->stale = false;
 }
 
 /* The line is quiet: bring the files up to date when their pace allows
@@ -1721,17 +1747,29 @@ static int run_master(run_ctx *c, mpp_mpi *m, const loaded *l, size_t *todo, siz
     c->queue = todo;
     c->nqueue = ntodo;
     c->qnext = 0;
+    c->done_before = 0;
+    for (size_t i = 0; i < c->nruns; i++)
+        c->done_before += c->runs[i].done && mpp_store_shard_has(c->shard, i);
     static const mpp_mpi_master_ops ops = {
         .next = mpi_next, .result = mpi_result, .started = mpi_started, .clear = mpi_clear,
-        .idle = mpi_idle, .stopped = mpi_stopped};
-    return mpp_mpi_master(m, &ops, c, c->nruns, &interrupted);
+        .idle = mpi_idle, .stopped = mpi_stopped, .flush = mpi_flush};
+    int mrc = mpp_mpi_master(m, &ops, c, c->nruns, &interrupted);
+    if (!interrupted) { /* a notice (SIGCONT) the job outlived: not a report */
+        char *note = NULL;
+        mpp_err err;
+        if (mpp_store_note_take(&c->st, &note, &err) == 0)
+            free(note);
+    }
+    return mrc;
 }
 
 #define MAX_SETUP (sizeof(setup_hdr) + 2 * (size_t)MPP_CFGTREE_MAX_BYTES + (4u << 20))
 
 /* A worker rank: the experiment from rank 0, checked; HELLO; its runs on
  * its own -j worker processes (run_workers with next_run asking rank 0);
- * BYE. The exit status: 0, or 1 when it could not take part. */
+ * BYE. The exit status is 0 even when it lost a run or could not take
+ * part (printed; rank 0 names the runs lost and exits 1): Open MPI's
+ * mpirun ends the whole job when a rank exits with another status. */
 static int mpi_worker(mpp_mpi *m)
 {
     char *buf = NULL;
@@ -1792,13 +1830,11 @@ static int mpi_worker(mpp_mpi *m)
         status = 1;
         goto out;
     }
-    if (run_workers(&c, NULL, 0, h.jobs))
-        status = 1;
+    (void)run_workers(&c, NULL, 0, h.jobs); /* (its losses: rank 0 names them) */
     mpp_mpi_bye(m, c.lost);
     goto out;
 fail:
     mpp_args_fail(&err);
-    status = 1;
 bye:
     /* rank 0 counts on every rank's HELLO and BYE */
     if (!mpp_mpi_hello(m, 1))

@@ -47,6 +47,7 @@ full help_run help run
 full run run exp.yaml -q
 full run_dump run exp.yaml --dump-config
 full run_help run --help
+full merge_help merge --help
 full sim sim --topology mesh:4x4 --warmup 100 --cycles 500 -q
 full sim_json sim --topology mesh:4x4 --warmup 100 --cycles 500 -q --json
 full sim_help sim --help

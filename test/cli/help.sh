@@ -3,7 +3,7 @@
 
 expect_status help_main 0 "$T" --help || finish
 grep -q '^usage: mppnet' "$T/help_main.out" || fail "--help: no usage line"
-for cmd in run sim check list bench; do
+for cmd in run merge sim check list bench; do
     grep -Eq "^  $cmd " "$T/help_main.out" || fail "--help: command $cmd not listed"
     expect_status "help_$cmd" 0 "$T" "$cmd" --help || continue
     grep -q "^usage: mppnet $cmd" "$T/help_$cmd.out" || fail "$cmd --help: no usage line"
