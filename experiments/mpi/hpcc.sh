@@ -17,11 +17,11 @@
 # pairs.csv, traffic.com) with MACHINE.txt (its per-rank table and totals,
 # and the wall time). The replays run two at a time.
 #
-# Cost: the capture takes about a minute. hpcc's bandwidth rings send 198
-# messages of 2 MB per rank (0.4 GB a rank, 99.9% of its bytes), and every
-# byte goes through the flit-level network: each replay takes 5 to 20
-# minutes on this project's 2-core machine (the closing table of
-# docs/capture.md gives the figures).
+# Cost: the capture takes about a minute. hpcc's bandwidth rings send 424
+# messages of 2 MB from each rank (0.85 GB a rank, 99.9% of its bytes), and
+# every byte goes through the flit-level network: each replay took 14 to 36
+# minutes on this project's 2-core machine with other jobs running (the
+# table of docs/capture.md, "A public program: HPCC", gives the figures).
 # $MPPNET: the binary (default BUILD/mppnet, BUILD default build-release).
 # Exit status: 0 when all went well, 1 when a replay failed, 2 for a
 # missing tool.
