@@ -633,7 +633,8 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
  * ordered: n->ordered (constants in each of the copies deliver_flits
  * makes). */
 static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
-                                                                      bool pf, bool ordered)
+                                                                      bool pf, bool ordered,
+                                                                      bool par)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
@@ -689,7 +690,12 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
          * setting them again changes nothing. */
         uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
         uint32_t some = c->ovc != MPP_VC_NONE, sm = -some; /* (masks: all ones or 0) */
-        const mpp_port *op = (const mpp_port *)(const void *)(A + (size_t)(c->out & sm) * S);
+        /* (a VC without an output reads a record it then ignores:
+         * endpoint 0's, or, on a thread (par), its own, since endpoint 0
+         * may be another thread's) */
+        uint32_t dummy = par ? in & ~sm : 0;
+        const mpp_port *op =
+            (const mpp_port *)(const void *)(A + (size_t)((c->out & sm) | dummy) * S);
         const mpp_ovc *ov =
             (const mpp_ovc *)(const void *)((const char *)op + OO) + (c->ovc & sm);
         uint64_t wm = -(uint64_t)(some ^ 1u);
@@ -713,15 +719,20 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
 static void deliver_flits(mpp_net *n, mpp_slot *s)
 {
     if (n->ordered) {
-        if (n->pf)
-            deliver_flits_with(n, s, true, true);
+        if (n->nthreads > 1) {
+            if (n->pf)
+                deliver_flits_with(n, s, true, true, true);
+            else
+                deliver_flits_with(n, s, false, true, true);
+        } else if (n->pf)
+            deliver_flits_with(n, s, true, true, false);
         else
-            deliver_flits_with(n, s, false, true);
+            deliver_flits_with(n, s, false, true, false);
     } else {
         if (n->pf)
-            deliver_flits_with(n, s, true, false);
+            deliver_flits_with(n, s, true, false, false);
         else
-            deliver_flits_with(n, s, false, false);
+            deliver_flits_with(n, s, false, false, false);
     }
 }
 
