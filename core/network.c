@@ -633,8 +633,7 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
  * ordered: n->ordered (constants in each of the copies deliver_flits
  * makes). */
 static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
-                                                                      bool pf, bool ordered,
-                                                                      bool par)
+                                                                      bool pf, bool ordered)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
@@ -691,9 +690,9 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
         uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
         uint32_t some = c->ovc != MPP_VC_NONE, sm = -some; /* (masks: all ones or 0) */
         /* (a VC without an output reads a record it then ignores:
-         * endpoint 0's, or, on a thread (par), its own, since endpoint 0
-         * may be another thread's) */
-        uint32_t dummy = par ? in & ~sm : 0;
+         * endpoint 0's, or, ordered, its own, since with threads endpoint
+         * 0 may be another thread's) */
+        uint32_t dummy = ordered ? in & ~sm : 0;
         const mpp_port *op =
             (const mpp_port *)(const void *)(A + (size_t)((c->out & sm) | dummy) * S);
         const mpp_ovc *ov =
@@ -719,20 +718,15 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
 static void deliver_flits(mpp_net *n, mpp_slot *s)
 {
     if (n->ordered) {
-        if (n->nthreads > 1) {
-            if (n->pf)
-                deliver_flits_with(n, s, true, true, true);
-            else
-                deliver_flits_with(n, s, false, true, true);
-        } else if (n->pf)
-            deliver_flits_with(n, s, true, true, false);
+        if (n->pf)
+            deliver_flits_with(n, s, true, true);
         else
-            deliver_flits_with(n, s, false, true, false);
+            deliver_flits_with(n, s, false, true);
     } else {
         if (n->pf)
-            deliver_flits_with(n, s, true, false, false);
+            deliver_flits_with(n, s, true, false);
         else
-            deliver_flits_with(n, s, false, false, false);
+            deliver_flits_with(n, s, false, false);
     }
 }
 
@@ -891,8 +885,11 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
     return false;
 }
 
-static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
-                               uint32_t v)
+/* (inlined into each allocator: left to itself, gcc's choice changes with
+ * the size of this file, and with it the instruction count of every
+ * network with nic: model; docs/performance.md) */
+static inline __attribute__((always_inline)) bool
+route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g, uint32_t v)
 {
     return route_and_allocate_with(n, rt, r, p, g, v, false);
 }
