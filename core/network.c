@@ -47,6 +47,14 @@
  *      is a sink) a credit; a port's bit in its router's masks is set iff
  *      the port's mask is non-zero.
  *
+ * Threads (mpp_net_threads, docs/scaling-threads.md): an ordered network's
+ * routers may be split into blocks of whole fine chunks, each delivered and
+ * visited by one thread on its own view of this struct (own wheel,
+ * cursors, scratch and counters; routers_par, part_run), with one barrier
+ * per cycle; deliveries into nodes stay on the calling thread, which reads
+ * the threads' node columns in thread order (= ascending router ids, the
+ * serial path's order). A thread writes only its routers' records.
+ *
  * Node ports (docs/model.md): all-port on a direct network redirects, in
  * route_and_allocate, a packet routed to its node's ejection port to the
  * node link paired with the port it arrived on (topo->pair_link; one
