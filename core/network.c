@@ -641,7 +641,8 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
  * ordered: n->ordered (constants in each of the copies deliver_flits
  * makes). */
 static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
-                                                                      bool pf, bool ordered)
+                                                                      bool pf, bool ordered,
+                                                                      bool par)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
@@ -698,9 +699,9 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
         uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
         uint32_t some = c->ovc != MPP_VC_NONE, sm = -some; /* (masks: all ones or 0) */
         /* (a VC without an output reads a record it then ignores:
-         * endpoint 0's, or, ordered, its own, since with threads endpoint
-         * 0 may be another thread's) */
-        uint32_t dummy = ordered ? in & ~sm : 0;
+         * endpoint 0's, or, on a thread (par), its own, since endpoint 0
+         * may be another thread's) */
+        uint32_t dummy = par ? in & ~sm : 0;
         const mpp_port *op =
             (const mpp_port *)(const void *)(A + (size_t)((c->out & sm) | dummy) * S);
         const mpp_ovc *ov =
@@ -726,15 +727,39 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
 static void deliver_flits(mpp_net *n, mpp_slot *s)
 {
     if (n->ordered) {
-        if (n->pf)
-            deliver_flits_with(n, s, true, true);
+        if (n->nthreads > 1) {
+            if (n->pf)
+                deliver_flits_with(n, s, true, true, true);
+            else
+                deliver_flits_with(n, s, false, true, true);
+        } else if (n->pf)
+            deliver_flits_with(n, s, true, true, false);
         else
-            deliver_flits_with(n, s, false, true);
+            deliver_flits_with(n, s, false, true, false);
     } else {
         if (n->pf)
-            deliver_flits_with(n, s, true, false);
+            deliver_flits_with(n, s, true, false, false);
         else
-            deliver_flits_with(n, s, false, false);
+            deliver_flits_with(n, s, false, false, false);
+    }
+}
+
+/* Threads: the node columns of threads 1..T-1 after thread 0's, in thread
+ * order (their blocks in ascending router ids: the serial path's order of
+ * sends); credits and ejections are independent, so each column's
+ * credits may land with it. */
+static __attribute__((noinline)) void deliver_nodes_par(mpp_net *n)
+{
+    for (uint32_t t = 1; t < n->nthreads; t++) {
+        mpp_slot *s = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
+        if (s->nc)
+            deliver_credits(n, s);
+        for (uint32_t i = 0, k = s->nf; i < k; i++) {
+            n->flits_ejected++;
+            n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                        n->cycle);
+        }
+        s->nf = 0;
     }
 }
 
@@ -745,25 +770,14 @@ void mpp_net_deliver(mpp_net *n)
     mpp_slot *s = &row[n->nchunks];
     if (s->nc)
         deliver_credits(n, s);
-    /* threads: the other threads' node columns, in thread order (their
-     * blocks in ascending router ids: the order of the serial path's
-     * sends) */
-    for (uint32_t t = 1; t < n->nthreads; t++) {
-        mpp_slot *o = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
-        if (o->nc)
-            deliver_credits(n, o);
+    for (uint32_t i = 0, k = s->nf; i < k; i++) {
+        n->flits_ejected++;
+        n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                    n->cycle);
     }
-    for (uint32_t t = 0;;) {
-        for (uint32_t i = 0, k = s->nf; i < k; i++) {
-            n->flits_ejected++;
-            n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
-                        n->cycle);
-        }
-        s->nf = 0;
-        if (++t >= n->nthreads)
-            break;
-        s = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
-    }
+    s->nf = 0;
+    if (__builtin_expect(n->nthreads > 1, 0))
+        deliver_nodes_par(n);
     /* the routers' side: all in chunk 0, unless ordered (mpp_net_routers
      * then delivers each chunk just before visiting its routers) */
     if (!n->ordered) {
@@ -1477,13 +1491,16 @@ static inline __attribute__((always_inline)) void visit_words_with(mpp_net *n, u
         }
 }
 
-/* (the plain iSLIP visits inlined into their loop) */
-static void visit_words_plain(mpp_net *n, uint32_t w0, uint32_t w1)
+/* (the plain iSLIP visits inlined into their loop; both loops inlined
+ * into their callers, as they were with one caller) */
+static inline __attribute__((always_inline)) void visit_words_plain(mpp_net *n, uint32_t w0,
+                                                                    uint32_t w1)
 {
     visit_words_with(n, w0, w1, true);
 }
 
-static void visit_words(mpp_net *n, uint32_t w0, uint32_t w1)
+static inline __attribute__((always_inline)) void visit_words(mpp_net *n, uint32_t w0,
+                                                              uint32_t w1)
 {
     visit_words_with(n, w0, w1, false);
 }
