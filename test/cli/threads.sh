@@ -68,6 +68,18 @@ same_for_threads longlinks split --topology dragonfly:p=4 --router ugal --vcs 4 
     --warmup 150 --cycles 100
 unset TS
 
+# the watchdog: xyyx (test only) deadlocks the mesh; the same cycle, exit
+# status and report at every T
+for t in 1 2 3 7; do
+    "$MPPNET" sim --topology mesh:32x32 --router xyyx --vcs 1 --buffer-flits 2 --rate 0.9 \
+        --warmup 100 --cycles 500 network.watchdog_cycles=300 --threads "$t" -q \
+        >dl.$t.out 2>dl.$t.err
+    echo "exit $?" >>dl.$t.err
+    grep -q "deadlock at cycle" dl.$t.err || fail "deadlock: --threads $t: no deadlock: $(head -c 200 dl.$t.err)"
+    [ "$t" = 1 ] || cmp -s dl.1.err dl.$t.err || fail "deadlock: --threads $t: another report or status"
+done
+pass "deadlock: the same report at threads 1 2 3 7"
+
 # mppnet run: sim: threads in the file, and the override sim.threads=...
 small_exp >exp.yaml
 sed -i 's/rows: 4, cols: 4/rows: 32, cols: 32/; s/warmup: 200/warmup: 50/; s/measure: 1000/measure: 100/' exp.yaml
