@@ -47,6 +47,14 @@
  *      is a sink) a credit; a port's bit in its router's masks is set iff
  *      the port's mask is non-zero.
  *
+ * Threads (mpp_net_threads, docs/scaling-threads.md): an ordered network's
+ * routers may be split into blocks of whole fine chunks, each delivered and
+ * visited by one thread on its own view of this struct (own wheel,
+ * cursors, scratch and counters; routers_par, part_run), with one barrier
+ * per cycle; deliveries into nodes stay on the calling thread, which reads
+ * the threads' node columns in thread order (= ascending router ids, the
+ * serial path's order). A thread writes only its routers' records.
+ *
  * Node ports (docs/model.md): all-port on a direct network redirects, in
  * route_and_allocate, a packet routed to its node's ejection port to the
  * node link paired with the port it arrived on (topo->pair_link; one
@@ -655,7 +663,8 @@ static void deliver_credits(mpp_net *n, mpp_slot *s)
  * ordered: n->ordered (constants in each of the copies deliver_flits
  * makes). */
 static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n, mpp_slot *s,
-                                                                      bool pf, bool ordered)
+                                                                      bool pf, bool ordered,
+                                                                      bool par)
 {
     uint32_t B = n->B, peak = n->peak_vc;
     char *const A = n->arena;
@@ -711,7 +720,12 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
          * setting them again changes nothing. */
         uint64_t vb = 1ULL << vc, ib = 1ULL << p->local;
         uint32_t some = c->ovc != MPP_VC_NONE, sm = -some; /* (masks: all ones or 0) */
-        const mpp_port *op = (const mpp_port *)(const void *)(A + (size_t)(c->out & sm) * S);
+        /* (a VC without an output reads a record it then ignores:
+         * endpoint 0's, or, on a thread (par), its own, since endpoint 0
+         * may be another thread's) */
+        uint32_t dummy = par ? in & ~sm : 0;
+        const mpp_port *op =
+            (const mpp_port *)(const void *)(A + (size_t)((c->out & sm) | dummy) * S);
         const mpp_ovc *ov =
             (const mpp_ovc *)(const void *)((const char *)op + OO) + (c->ovc & sm);
         uint64_t wm = -(uint64_t)(some ^ 1u);
@@ -735,15 +749,39 @@ static inline __attribute__((always_inline)) void deliver_flits_with(mpp_net *n,
 static void deliver_flits(mpp_net *n, mpp_slot *s)
 {
     if (n->ordered) {
-        if (n->pf)
-            deliver_flits_with(n, s, true, true);
+        if (n->nthreads > 1) {
+            if (n->pf)
+                deliver_flits_with(n, s, true, true, true);
+            else
+                deliver_flits_with(n, s, false, true, true);
+        } else if (n->pf)
+            deliver_flits_with(n, s, true, true, false);
         else
-            deliver_flits_with(n, s, false, true);
+            deliver_flits_with(n, s, false, true, false);
     } else {
         if (n->pf)
-            deliver_flits_with(n, s, true, false);
+            deliver_flits_with(n, s, true, false, false);
         else
-            deliver_flits_with(n, s, false, false);
+            deliver_flits_with(n, s, false, false, false);
+    }
+}
+
+/* Threads: the node columns of threads 1..T-1 after thread 0's, in thread
+ * order (their blocks in ascending router ids: the serial path's order of
+ * sends); credits and ejections are independent, so each column's
+ * credits may land with it. */
+static __attribute__((noinline)) void deliver_nodes_par(mpp_net *n)
+{
+    for (uint32_t t = 1; t < n->nthreads; t++) {
+        mpp_slot *s = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
+        if (s->nc)
+            deliver_credits(n, s);
+        for (uint32_t i = 0, k = s->nf; i < k; i++) {
+            n->flits_ejected++;
+            n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                        n->cycle);
+        }
+        s->nf = 0;
     }
 }
 
@@ -754,25 +792,14 @@ void mpp_net_deliver(mpp_net *n)
     mpp_slot *s = &row[n->nchunks];
     if (s->nc)
         deliver_credits(n, s);
-    /* threads: the other threads' node columns, in thread order (their
-     * blocks in ascending router ids: the order of the serial path's
-     * sends) */
-    for (uint32_t t = 1; t < n->nthreads; t++) {
-        mpp_slot *o = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
-        if (o->nc)
-            deliver_credits(n, o);
+    for (uint32_t i = 0, k = s->nf; i < k; i++) {
+        n->flits_ejected++;
+        n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
+                    n->cycle);
     }
-    for (uint32_t t = 0;;) {
-        for (uint32_t i = 0, k = s->nf; i < k; i++) {
-            n->flits_ejected++;
-            n->on_eject(n->eject_ud, n->topo->link_node[(s->f[i].to >> 6) - n->P], s->f[i].flit,
-                        n->cycle);
-        }
-        s->nf = 0;
-        if (++t >= n->nthreads)
-            break;
-        s = &n->wheels[t][(size_t)(n->cycle & (n->W - 1)) * n->NQ + n->nchunks];
-    }
+    s->nf = 0;
+    if (__builtin_expect(n->nthreads > 1, 0))
+        deliver_nodes_par(n);
     /* the routers' side: all in chunk 0, unless ordered (mpp_net_routers
      * then delivers each chunk just before visiting its routers) */
     if (!n->ordered) {
@@ -907,8 +934,11 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
     return false;
 }
 
-static bool route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g,
-                               uint32_t v)
+/* (inlined into each allocator: left to itself, gcc's choice changes with
+ * the size of this file, and with it the instruction count of every
+ * network with nic: model; docs/performance.md) */
+static inline __attribute__((always_inline)) bool
+route_and_allocate(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uint32_t g, uint32_t v)
 {
     return route_and_allocate_with(n, rt, r, p, g, v, false);
 }
@@ -1558,13 +1588,16 @@ static inline __attribute__((always_inline)) void visit_words_with(mpp_net *n, u
         }
 }
 
-/* (the plain iSLIP visits inlined into their loop) */
-static void visit_words_plain(mpp_net *n, uint32_t w0, uint32_t w1)
+/* (the plain iSLIP visits inlined into their loop; both loops inlined
+ * into their callers, as they were with one caller) */
+static inline __attribute__((always_inline)) void visit_words_plain(mpp_net *n, uint32_t w0,
+                                                                    uint32_t w1)
 {
     visit_words_with(n, w0, w1, true);
 }
 
-static void visit_words(mpp_net *n, uint32_t w0, uint32_t w1)
+static inline __attribute__((always_inline)) void visit_words(mpp_net *n, uint32_t w0,
+                                                              uint32_t w1)
 {
     visit_words_with(n, w0, w1, false);
 }

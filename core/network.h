@@ -253,8 +253,6 @@ typedef struct mpp_net {
     uint64_t cev;                 /* router-side events delivered since the last sizing */
     uint32_t cwin, cnext;         /* cycles visited since then; the next sizing after cnext */
     uint32_t rechunks;            /* times the chunk size changed */
-    uint32_t cxmax;               /* cx stays at most this (threads: a chunk never straddles
-                                     two threads' blocks) */
     mpp_slot *wheel;              /* [W rows x NQ]: per cycle a slot per chunk of routers
                                      (only chunk 0 unless ordered), then the node side
                                      (column nchunks) */
@@ -283,6 +281,8 @@ typedef struct mpp_net {
                                      is wheel (the serial phases send there too) */
     mpp_part_fn part_fn;          /* or NULL: the simulation's share of each thread's phase */
     void *part_ud;
+    uint32_t cxmax;               /* the chunk sizing keeps cx at most this (threads: a chunk
+                                     never straddles two threads' blocks) */
 } mpp_net;
 
 static inline mpp_port *mpp_net_port(const mpp_net *n, uint32_t e)

@@ -113,7 +113,11 @@ typedef void (*mpp_route_emit)(void *ud, const mpp_route_hop *hop);
 
 /* A routing plug-in (STYLE rule 5). Hooks that may be NULL: setup (no
  * per-network precomputation), init_packet (then the state is one phase to
- * dst), destroy. supports and route_classes are required. */
+ * dst), destroy. supports and route_classes are required.
+ * Threads (sim.threads, core/network.c mpp_net_threads): init_packet,
+ * route and route_adaptive may run at once on several threads, for
+ * different routers and packets, so they must treat priv and cfg as
+ * read-only and write only the route state and the stream they are given. */
 struct mpp_routing_ops {
     const char *name;
     const char *const *aliases;   /* NULL-terminated, or NULL */

@@ -48,6 +48,15 @@
  * stream). ports: one on a multi-link topology starts a packet on one
  * link only when no other link of the node has one in progress.
  *
+ * Threads (sim.threads > 1, docs/scaling-threads.md): once open-loop
+ * sources have ordered the network, mpp_net_threads splits its routers and
+ * parts_init its nodes into blocks of consecutive ids; each cycle's phases
+ * 2 and 3 then run in the network's parallel phase, a thread per block
+ * (inject_part: each block its own active list, a region of nact), the
+ * counters added up after it in block order (parts_merge). Phases 1 and
+ * 4-7 stay on the calling thread. Node programs, one-port links and the
+ * shuffled order keep the serial path (one thread).
+ *
  * Invariants (mpp_sim_check, with the network's and the processors'):
  *   1. queued == sum of source queue lengths;
  *   2. a node is in the active list iff one of its links has work;

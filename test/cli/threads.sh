@@ -8,13 +8,15 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 
-# same_for_threads NAME ARGS...: `mppnet sim ARGS --json` at every T, the
-# outputs without their timing line compared with T = 1's; the threads the
-# run used (the timing line) must be more than 1 when the network is split.
+# same_for_threads NAME split|serial ARGS...: `mppnet sim ARGS --json` at
+# T = 1 and each T of $TS (default 2 3 7), the outputs without their timing
+# line compared with T = 1's; the threads the run used (the timing line)
+# must be more than 1 when the network is split (split), 1 when the run
+# cannot be (serial).
 same_for_threads() {
     local name=$1 split=$2 t used
     shift 2
-    for t in 1 2 3 7; do
+    for t in 1 ${TS:-2 3 7}; do
         "$MPPNET" sim "$@" --threads "$t" --json -q >"$name.$t.json" 2>"$name.$t.err"
         rc=$?
         if [ "$rc" != 0 ]; then
@@ -33,16 +35,25 @@ same_for_threads() {
         cmp -s "$name.1.notime" "$name.$t.notime" ||
             fail "$name: --threads $t differs from --threads 1: $(diff "$name.1.notime" "$name.$t.notime" | head -5)"
     done
-    pass "$name: identical at threads 1, 2, 3, 7"
+    pass "$name: identical at threads 1 ${TS:-2 3 7}"
 }
 
-W=(--warmup 100 --cycles 150)
+# the networks of the issue at T = 1, 2, 3, 7; the other variants at T = 1, 3
+W=(--warmup 60 --cycles 100)
 same_for_threads mesh split --topology mesh:32x32 --rate 0.25 "${W[@]}"
-same_for_threads mesh_low split --topology mesh:32x32 --rate 0.02 "${W[@]}"
 same_for_threads torus split --topology kary-ncube:16x16x4 --rate 0.2 "${W[@]}"
 same_for_threads hypercube split --topology hypercube:10 --rate 0.3 "${W[@]}"
 same_for_threads adaptive split --topology kary-ncube:16x16x4 --router adaptive --vcs 3 \
     --rate 0.3 "${W[@]}"
+# saturated, and a drain: the measured packets drain long after the window
+same_for_threads drain split --topology mesh:32x32 --rate 0.3 --warmup 50 --cycles 50 \
+    workload.drain_factor=10
+# node programs through the NIC (the CM-5, messages): the serial path
+same_for_threads cm5_nic serial machine=cm5 network.cm5-fattree.nodes=64 \
+    workload.type=messages workload.shape=permutation workload.pattern=randperm \
+    workload.bytes=256 workload.paradigm=sync
+TS=3
+same_for_threads mesh_low split --topology mesh:32x32 --rate 0.02 "${W[@]}"
 same_for_threads misroute_age split --topology mesh:32x32 --router misroute --vcs 2 \
     --rate 0.45 network.allocator=age "${W[@]}"
 same_for_threads separable_ct split --topology mesh:32x32 --rate 0.2 \
@@ -54,18 +65,24 @@ same_for_threads allport split --topology mesh:32x32 --router romm --rate 0.2 no
     "${W[@]}"
 # long links (dragonfly: local 10, global 100 cycles): sends many cycles ahead
 same_for_threads longlinks split --topology dragonfly:p=4 --router ugal --vcs 4 --rate 0.2 \
-    --warmup 200 --cycles 150
-# saturated, and a drain: the measured packets drain long after the window
-same_for_threads drain split --topology mesh:32x32 --rate 0.6 --warmup 100 --cycles 100 \
-    workload.drain_factor=20
-# node programs through the NIC (the CM-5, messages): the serial path
-same_for_threads cm5_nic serial machine=cm5 network.cm5-fattree.nodes=64 \
-    workload.type=messages workload.shape=permutation workload.pattern=randperm \
-    workload.bytes=256 workload.paradigm=sync
+    --warmup 150 --cycles 100
+unset TS
+
+# the watchdog: xyyx (test only) deadlocks the mesh; the same cycle, exit
+# status and report at every T
+for t in 1 2 3 7; do
+    "$MPPNET" sim --topology mesh:32x32 --router xyyx --vcs 1 --buffer-flits 2 --rate 0.9 \
+        --warmup 100 --cycles 500 network.watchdog_cycles=300 --threads "$t" -q \
+        >dl.$t.out 2>dl.$t.err
+    echo "exit $?" >>dl.$t.err
+    grep -q "deadlock at cycle" dl.$t.err || fail "deadlock: --threads $t: no deadlock: $(head -c 200 dl.$t.err)"
+    [ "$t" = 1 ] || cmp -s dl.1.err dl.$t.err || fail "deadlock: --threads $t: another report or status"
+done
+pass "deadlock: the same report at threads 1 2 3 7"
 
 # mppnet run: sim: threads in the file, and the override sim.threads=...
 small_exp >exp.yaml
-sed -i 's/rows: 4, cols: 4/rows: 32, cols: 32/; s/measure: 1000/measure: 200/' exp.yaml
+sed -i 's/rows: 4, cols: 4/rows: 32, cols: 32/; s/warmup: 200/warmup: 50/; s/measure: 1000/measure: 100/' exp.yaml
 "$MPPNET" run exp.yaml -q -o r1 >/dev/null 2>r1.err || fail "run: exit $? $(head -c 300 r1.err)"
 "$MPPNET" run exp.yaml -q -o r2 sim.threads=3 >/dev/null 2>r2.err ||
     fail "run sim.threads=3: exit $? $(head -c 300 r2.err)"
