@@ -47,7 +47,7 @@
  *      is a sink) a credit; a port's bit in its router's masks is set iff
  *      the port's mask is non-zero.
  *
- * Threads (mpp_net_threads, docs/scaling-threads.md): an ordered network's
+ * Threads (mpp_net_threads, docs/scaling.md): an ordered network's
  * routers may be split into blocks of whole fine chunks, each delivered and
  * visited by one thread on its own view of this struct (own wheel,
  * cursors, scratch and counters; routers_par, part_run), with one barrier

@@ -272,7 +272,7 @@ typedef struct mpp_net {
     bool shuffle;
     mpp_rng shuffle_rng;
 
-    /* threads (mpp_net_threads; docs/scaling-threads.md) */
+    /* threads (mpp_net_threads; docs/scaling.md) */
     uint32_t nthreads;            /* threads advancing the routers: 1 is the serial path */
     struct mpp_net_part *part;    /* [nthreads]: each thread's block of routers, its view of
                                      the network (own wheel, cursors, scratch, counters) */

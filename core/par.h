@@ -35,7 +35,7 @@ void mpp_par_run(mpp_par *p);
 void mpp_par_destroy(mpp_par *p);
 
 /* Nanoseconds one mpp_par_run with an empty fn takes, the median of
- * `calls` calls on a new team of T threads (docs/scaling-threads.md).
+ * `calls` calls on a new team of T threads (docs/scaling.md).
  * Negative: the team could not be started. */
 double mpp_par_barrier_ns(uint32_t T, uint32_t calls);
 

@@ -87,7 +87,7 @@ typedef struct mpp_sim_result {
     mpp_value extra[MPP_RESULT_EXTRA]; /* the workload's own columns (ops->columns) */
     double wall_seconds;          /* host time of mpp_sim_run: NOT deterministic */
     uint32_t threads;             /* host: threads that advanced the network (sim.threads, or
-                                     fewer: docs/scaling-threads.md); results do not depend
+                                     fewer: docs/scaling.md); results do not depend
                                      on it */
 } mpp_sim_result;
 

@@ -155,7 +155,7 @@ typedef struct mpp_run_config {
     bool record_ops;                /* node programs: every operation started (op traces) */
     uint32_t threads;               /* sim.threads: threads that advance the one network
                                        (1..MPP_SIM_MAX_THREADS; 0 is taken as 1); results do
-                                       not depend on it (docs/scaling-threads.md) */
+                                       not depend on it (docs/scaling.md) */
 } mpp_run_config;
 
 /* The most threads one simulation may use (sim.threads). */

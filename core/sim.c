@@ -48,7 +48,7 @@
  * stream). ports: one on a multi-link topology starts a packet on one
  * link only when no other link of the node has one in progress.
  *
- * Threads (sim.threads > 1, docs/scaling-threads.md): once open-loop
+ * Threads (sim.threads > 1, docs/scaling.md): once open-loop
  * sources have ordered the network, mpp_net_threads splits its routers and
  * parts_init its nodes into blocks of consecutive ids; each cycle's phases
  * 2 and 3 then run in the network's parallel phase, a thread per block

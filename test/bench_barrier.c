@@ -1,6 +1,6 @@
 /* test/bench_barrier.c — the cost of the engine's barrier (core/par.h):
  * nanoseconds per mpp_par_run with nothing to do, the median of batches,
- * for teams of 2.. threads (docs/scaling-threads.md). A benchmark, not a
+ * for teams of 2.. threads (docs/scaling.md). A benchmark, not a
  * test: it prints, it never fails on a slow or loaded machine.
  *
  *   bench_barrier [MAX_THREADS [CALLS]]     (defaults 4, 200000)

@@ -123,7 +123,7 @@ static const mpp_schema output_schema = {output_params, MPP_COUNTOF(output_param
 static const mpp_param sim_params[] = {
     {"threads", MPP_PT_U32, offsetof(mpp_run_config, threads), "1", 1, MPP_SIM_MAX_THREADS,
      NULL, "threads that advance one network (its routers split into that many blocks); "
-           "results are the same for every value (docs/scaling-threads.md)"},
+           "results are the same for every value (docs/scaling.md)"},
 };
 static const mpp_schema sim_schema = {sim_params, MPP_COUNTOF(sim_params),
                                       sizeof(mpp_run_config)};

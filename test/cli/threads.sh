@@ -1,5 +1,5 @@
 # test/cli/threads.sh — one network on several threads (sim.threads,
-# docs/scaling-threads.md): every run below gives the same output, timing
+# docs/scaling.md): every run below gives the same output, timing
 # aside, at T = 1, 2, 3 and 7 (7 is more threads than this machine may have
 # cores: the team then waits by sleeping, and the results must not care);
 # `mppnet run` honours sim: threads and its override; bad values are refused
