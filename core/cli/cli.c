@@ -614,11 +614,6 @@ static int sim_opt(void *ud, int code, const char *arg)
     return 2;
 }
 
-static void sim_progress(void *ud, uint64_t cycle, uint64_t total)
-{
-    mpp_run_bar_update(ud, total ? (double)cycle / (double)total : 0);
-}
-
 static int cmd_sim(int argc, char **argv)
 {
     sim_opts o;
@@ -677,18 +672,9 @@ static int cmd_sim(int argc, char **argv)
         mpp_experiment_destroy(e);
         return mpp_args_fail(&err);
     }
-    mpp_run_bar bar = {.on = !o.quiet, .tty = isatty(STDERR_FILENO)};
-    double t0 = mpp_host_seconds();
-    int rc = mpp_sim_run(s, bar.on ? sim_progress : NULL, &bar, &err);
-    double wall = mpp_host_seconds() - t0;
-    mpp_run_bar_clear(&bar);
-    if (rc) {
-        mpp_args_fail(&err);
-        const char *rep = mpp_sim_report(s);
-        if (rep && *rep)
-            mpp_args_eprintf("%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
-        status = mpp_err_exit_status(err.code ? err.code : rc);
-    } else {
+    double wall = 0;
+    status = mpp_run_sim_shown(s, o.quiet, &wall);
+    if (!status) {
         mpp_sim_result r = *mpp_sim_result_get(s);
         if (r.wall_seconds <= 0)
             r.wall_seconds = wall;

@@ -81,11 +81,6 @@ static const struct option bs_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static void bs_progress(void *ud, uint64_t cycle, uint64_t total)
-{
-    mpp_run_bar_update(ud, total ? (double)cycle / (double)total : 0);
-}
-
 /* Sums over the runs of what BookSim's block prints. */
 typedef struct bs_sum {
     double plat, nlat, acc, acc_min, inj, hops;
@@ -161,17 +156,8 @@ int mpp_booksim_run_text(const char *path, const char *text, size_t len, size_t 
             status = mpp_args_fail(&err);
             break;
         }
-        mpp_run_bar bar = {.on = !quiet, .tty = isatty(STDERR_FILENO)};
-        double t0 = mpp_host_seconds();
-        int rc = mpp_sim_run(s, bar.on ? bs_progress : NULL, &bar, &err);
-        wall += mpp_host_seconds() - t0;
-        mpp_run_bar_clear(&bar);
-        if (rc) {
-            mpp_args_fail(&err);
-            const char *rep = mpp_sim_report(s);
-            if (rep && *rep)
-                mpp_args_eprintf("%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
-            status = mpp_err_exit_status(err.code ? err.code : rc);
+        status = mpp_run_sim_shown(s, quiet, &wall);
+        if (status) {
             mpp_sim_destroy(s);
             break;
         }

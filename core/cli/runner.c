@@ -386,6 +386,28 @@ void mpp_run_bar_clear(mpp_run_bar *b)
     b->shown = false;
 }
 
+static void bar_progress_cb(void *ud, uint64_t cycle, uint64_t total)
+{
+    mpp_run_bar_update(ud, total ? (double)cycle / (double)total : 0);
+}
+
+int mpp_run_sim_shown(mpp_sim *s, bool quiet, double *wall)
+{
+    mpp_err err = {0};
+    mpp_run_bar bar = {.on = !quiet, .tty = isatty(STDERR_FILENO)};
+    double t0 = mpp_host_seconds();
+    int rc = mpp_sim_run(s, bar.on ? bar_progress_cb : NULL, &bar, &err);
+    *wall += mpp_host_seconds() - t0;
+    mpp_run_bar_clear(&bar);
+    if (!rc)
+        return 0;
+    mpp_args_fail(&err);
+    const char *rep = mpp_sim_report(s);
+    if (rep && *rep)
+        mpp_args_eprintf("%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
+    return mpp_err_exit_status(err.code ? err.code : rc);
+}
+
 /* ---- summary table ----------------------------------------------------- */
 
 typedef struct table {

@@ -10,6 +10,7 @@
 #include "core/base/err.h"
 #include "core/config/experiment.h"
 #include "core/results.h"
+#include "core/sim.h"
 #include "core/workload.h"
 
 /* `mppnet run ...` (argv[0] is "run"); the exit status. */
@@ -43,5 +44,11 @@ typedef struct mpp_run_bar {
 } mpp_run_bar;
 void mpp_run_bar_update(mpp_run_bar *b, double frac);
 void mpp_run_bar_clear(mpp_run_bar *b);
+
+/* Runs s with that progress on stderr unless `quiet`, adding its host
+ * seconds to *wall. When the run fails, prints the error and the
+ * simulator's report on stderr and returns the exit status; 0 when it
+ * ran (`sim`, `booksim`). */
+int mpp_run_sim_shown(mpp_sim *s, bool quiet, double *wall);
 
 #endif
