@@ -334,6 +334,8 @@ int mpp_net_init(mpp_net *n, const mpp_topo *t, const mpp_net_config *nc, uint64
                                       sizeof *n->ej_credits)) != NULL;
     if (n->reuse > 1)
         ok &= (n->reuse_at = calloc((size_t)NE * V, sizeof *n->reuse_at)) != NULL;
+    n->bsx = n->wtc || n->reuse_at;
+    n->tail_hook = n->ej_one || n->reuse_at;
     uint32_t mr = t->max_radix ? t->max_radix : 1;
     n->s_req_vc = calloc(mr, sizeof *n->s_req_vc);
     n->s_out_mask = calloc(mr, sizeof *n->s_out_mask);
@@ -504,6 +506,7 @@ int mpp_net_one_port(mpp_net *n, mpp_err *err)
     if (!n->ej_busy)
         return mpp_err_set(err, MPP_ENOMEM, "out of memory building the network");
     n->ej_one = true;
+    n->tail_hook = true;
     return 0;
 }
 
@@ -864,6 +867,30 @@ static inline void route_vc(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
 static bool route_and_allocate_adaptive(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p,
                                         uint32_t g, uint32_t v);
 
+/* A tail left for output VC w of output `out` (port op) where n->tail_hook:
+ * one-port ejection frees the node's ejection, vc_reuse_delay starts. */
+static __attribute__((noinline)) void tail_left(mpp_net *n, const mpp_port *op, uint32_t out,
+                                                uint32_t w, uint32_t sink)
+{
+    if (n->reuse_at)
+        n->reuse_at[(size_t)out * n->V + w] = n->cycle + n->reuse;
+    if (n->ej_one && sink)
+        n->ej_busy[op->sink_node] = 0;
+}
+
+/* BookSim's router keys (n->bsx): may free output VC w of output `out`
+ * (record o, of port op) not be allocated yet? Out of line: a network
+ * without them pays one test of n->bsx per free VC it looks at. */
+static __attribute__((noinline, cold)) bool vc_refused(const mpp_net *n, const mpp_port *op,
+                                                        const mpp_ovc *o, uint32_t out,
+                                                        uint32_t w)
+{
+    if (n->reuse_at && n->reuse_at[(size_t)out * n->V + w] > n->cycle)
+        return true; /* vc_reuse_delay: freed too recently */
+    /* wait_for_tail_credit: the tail's credit is not back */
+    return n->wtc && !op->sink && o->credits != n->B;
+}
+
 /* Route computation (once per packet per router) and VC allocation for the
  * waiting input VC v of port p (global g, local input ip of router r).
  * Returns true when the VC holds an output VC afterwards. plain: as for
@@ -909,11 +936,8 @@ route_and_allocate_with(mpp_net *n, mpp_router *rt, uint32_t r, mpp_port *p, uin
         mpp_ovc *o = &ovs[w];
         if (o->holder != MPP_NONE)
             continue;
-        if (__builtin_expect(n->reuse_at != NULL, 0) &&
-            n->reuse_at[(size_t)out * n->V + w] > n->cycle)
-            continue; /* vc_reuse_delay: freed too recently */
-        if (__builtin_expect(n->wtc, 0) && !op->sink && o->credits != n->B)
-            continue; /* wait_for_tail_credit: the tail's credit is not back */
+        if (__builtin_expect(n->bsx, 0) && vc_refused(n, op, o, out, w))
+            continue;
         if (ct && o->credits < pk->flits)
             continue;
         o->holder = g << 6 | v;
@@ -1062,13 +1086,13 @@ static inline __attribute__((always_inline)) void traverse_with(mpp_net *n, mpp_
     /* a tail frees the output VC; the next packet's head, if any, is then
      * at the front and waits for allocation */
     uint32_t tail = (flit & MPP_FLIT_TAIL) != 0, tm = -tail;
-    if (__builtin_expect(n->reuse_at != NULL, 0) && tail)
-        n->reuse_at[(size_t)c->out * n->V + ovc] = n->cycle + n->reuse;
+    /* one test for both: one-port ejection frees the node's ejection;
+     * vc_reuse_delay counts from the tail */
+    if (__builtin_expect(n->tail_hook, 0) && tail)
+        tail_left(n, op, c->out, ovc, sink);
     o->holder |= tm; /* MPP_NONE: all ones */
     c->out |= tm;
     c->ovc |= (uint16_t)(MPP_VC_NONE & tm);
-    if (!plain && __builtin_expect(n->ej_one, 0) && tail && sink)
-        n->ej_busy[op->sink_node] = 0;
     uint64_t next = -(uint64_t)(tail & (cnt != 0));
     p->wait |= bit & next;
     rt->wait |= ib & next;
@@ -1165,7 +1189,7 @@ static inline __attribute__((always_inline)) void va_pass_with(mpp_net *n, mpp_r
     va_inputs(n, rt, r, order[1], plain);
 }
 
-static inline void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
+static inline __attribute__((always_inline)) void va_pass(mpp_net *n, mpp_router *rt, uint32_t r)
 {
     va_pass_with(n, rt, r, false);
 }

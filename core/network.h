@@ -183,6 +183,8 @@ typedef struct mpp_net {
     void *routing_priv;
     uint32_t V, B, delay, link_lat, credit_lat;
     bool wtc;                     /* wait_for_tail_credit */
+    bool bsx;                     /* wtc or reuse_at: allocation checks them (vc_refused) */
+    bool tail_hook;               /* ej_one or reuse_at: a tail's traversal calls tail_left */
     uint32_t xs;                  /* input_speedup */
     uint16_t *xacc, *xsa;         /* [NE * xs] (xs > 1): accept and VC pointers of each
                                      crossbar input */
